@@ -1,0 +1,126 @@
+# Makefile - the one build entry point (GNU make, non-recursive).
+#
+#   make run     install missing build dependencies, build, run `gpudoctor doctor`
+#   make check   install missing test dependencies, build, run every test
+#                (plain and under ASan+UBSan); ends with "N passed, N failed"
+#   make         build build/gpudoctor
+#   make dev     build with -Werror
+#   make kb      regenerate src/kb/kb_data.c from data/kb/*.tsv
+#   make bench   print timing figures (bench/doctor.sh)
+#
+# BUILD=dir selects the output directory; SAN=1 builds with ASan+UBSan.
+
+BUILD ?= build
+CC ?= cc
+ifeq ($(CC),)
+CC := cc
+endif
+SAN ?=
+WERROR ?=
+
+WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter -Wvla -Wimplicit-fallthrough
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c17 -D_GNU_SOURCE -Isrc $(WARN) -fno-strict-aliasing
+ifneq ($(WERROR),)
+CFLAGS += -Werror
+endif
+ifneq ($(SAN),)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+CFLAGS += -DGPUDOCTOR_VERSION='"$(VERSION)"'
+
+# Third-party libraries are linked statically: the binary needs only glibc.
+LIBS := -l:libjansson.a -ldl -lpthread
+
+SRCS := $(sort $(shell find src -name '*.c'))
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+DEPS := $(SRCS:%.c=$(BUILD)/obj/%.d)
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/t_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+STUB_SRCS := $(sort $(wildcard tests/stubs/*.c))
+TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
+
+.PHONY: all dev run check test unit kb kb-check bench clean deps-build deps-test asan format
+
+all: $(BUILD)/gpudoctor
+
+dev:
+	$(MAKE) WERROR=1 all
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libgpudoctor.a: $(OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/gpudoctor: $(BUILD)/obj/src/main.o $(BUILD)/libgpudoctor.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# Unit tests: one binary per tests/unit/t_*.c, linked against the library.
+$(BUILD)/tests/t_%: tests/unit/t_%.c $(BUILD)/libgpudoctor.a tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/libgpudoctor.a $(LIBS) -lcmocka
+
+# Test tools (fixture builders such as mk-ldcache).
+$(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libgpudoctor.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libgpudoctor.a $(LIBS)
+
+# Mock driver libraries, built without sanitizers: they are dlopen'ed in
+# children and stand in for vendor code.
+$(BUILD)/stubs/%.so: tests/stubs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c17 -D_GNU_SOURCE -O1 -g -fPIC -shared -Wall -Wextra -o $@ $<
+
+unit: $(UNIT_BINS)
+
+test-deps: all unit $(TOOL_BINS) $(STUB_SRCS:tests/stubs/%.c=$(BUILD)/stubs/%.so)
+
+deps-build:
+	@sh tools/deps.sh build
+
+deps-test:
+	@sh tools/deps.sh test
+
+run: deps-build
+	@$(MAKE) --no-print-directory all
+	./$(BUILD)/gpudoctor doctor
+
+check: deps-test
+	@$(MAKE) --no-print-directory test-deps
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-deps
+	@sh tests/run.sh build build-asan
+
+test: test-deps
+	@sh tests/run.sh $(BUILD)
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-deps
+	@sh tests/run.sh build-asan
+
+kb:
+	awk -f tools/gen-kb.awk data/kb/cuda_driver.tsv data/kb/gpu_devices.tsv data/kb/arch_support.tsv > src/kb/kb_data.c.tmp
+	mv src/kb/kb_data.c.tmp src/kb/kb_data.c
+
+kb-check:
+	@awk -f tools/gen-kb.awk data/kb/cuda_driver.tsv data/kb/gpu_devices.tsv data/kb/arch_support.tsv | cmp -s - src/kb/kb_data.c \
+		|| { echo "src/kb/kb_data.c is out of date: run make kb"; exit 1; }
+
+bench: all
+	@sh bench/doctor.sh $(BUILD)/gpudoctor
+
+format:
+	clang-format -i $(SRCS) $(wildcard src/*/*.h src/*.h)
+
+clean:
+	rm -rf build build-asan
+
+-include $(DEPS)

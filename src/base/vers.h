@@ -1,0 +1,23 @@
+/*
+ * vers.h - dotted version numbers: parse, compare, and the CUDA integer
+ * encoding (13000 = 13.0, 11040 = 11.4).
+ */
+#ifndef GPUDOCTOR_VERS_H
+#define GPUDOCTOR_VERS_H
+
+#include <stddef.h>
+
+/* Compare two dotted numeric versions ("580.159.04" vs "525.60.13")
+ * component by component as integers; missing components count as 0;
+ * non-numeric tails are ignored. Returns <0, 0, >0. */
+int vers_cmp(const char *a, const char *b);
+/* Parse up to n numeric components into v[]; returns how many were read. */
+int vers_parse(const char *s, int *v, int n);
+/* 13000 -> "13.0", 11040 -> "11.4", 12080 -> "12.8". */
+void vers_from_cuda_int(int v, char *out, size_t size);
+/* "13.0" -> 13000; -1 when unparsable. */
+int vers_to_cuda_int(const char *s);
+/* Keep only the first n components: ("12.4.131", 2) -> "12.4". */
+void vers_truncate(const char *s, int n, char *out, size_t size);
+
+#endif

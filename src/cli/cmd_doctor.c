@@ -1,0 +1,169 @@
+/*
+ * cmd_doctor.c - `gpudoctor doctor`: probe every layer (or read recorded
+ * facts with --from), run every rule, render, exit with the worst severity.
+ */
+#include "cli/command.h"
+#include "diag/rule.h"
+#include "probe/probe.h"
+#include "render/facts_json.h"
+#include "render/render.h"
+#include "sys/root.h"
+
+#include <getopt.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+doctor_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: gpudoctor doctor [OPTIONS]\n\n"
+		"Walk every layer from the PCI device up to the CUDA libraries (host, hw,\n"
+		"kmod, driver, libs, env, resources), print what was found and every problem\n"
+		"with its cause and the exact fix for this machine.\n\n"
+		"Options:\n"
+		"  --json             print the facts document (schema " FACTS_SCHEMA ")\n"
+		"                     with the findings, for scripts and for --from\n"
+		"  --from FILE        diagnose facts recorded by `doctor --json` (- = stdin)\n"
+		"                     instead of probing this machine\n"
+		"  --root DIR         read every file under DIR instead of / (fixture trees)\n"
+		"  --timeout SECONDS  limit for each child that loads vendor code (default 5)\n"
+		"  --no-load          never load vendor libraries (libcuda, NVML, CUDA libs)\n"
+		"  --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
+		"  -v, --verbose      list every library copy and probe note\n"
+		"  -h, --help         show this help\n\n"
+		"Exit status: 0 healthy, 1 warnings, 2 errors, 3 gpudoctor itself failed.\n");
+}
+
+enum { OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_TIMEOUT, OPT_NO_LOAD, OPT_COLOR };
+
+static const struct option doctor_options[] = {
+	{"json", no_argument, NULL, OPT_JSON},
+	{"from", required_argument, NULL, OPT_FROM},
+	{"root", required_argument, NULL, OPT_ROOT},
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"no-load", no_argument, NULL, OPT_NO_LOAD},
+	{"color", required_argument, NULL, OPT_COLOR},
+	{"colour", required_argument, NULL, OPT_COLOR},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+int
+cmd_doctor(int argc, char **argv)
+{
+	struct probe_opts po = {.timeout_ms = 5000};
+	struct render_opts ro = {.width = 80};
+	const char *from = NULL, *root = NULL, *color = "auto";
+	bool json = false;
+	struct findings fs;
+	struct facts *f;
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":vh", doctor_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_FROM:
+			from = optarg;
+			break;
+		case OPT_ROOT:
+			root = optarg;
+			break;
+		case OPT_TIMEOUT: {
+			char *end;
+			double s = strtod(optarg, &end);
+			if (*end || s <= 0 || s > 3600) {
+				fprintf(stderr, "gpudoctor: --timeout wants seconds between 0 and 3600, "
+						"not '%s'\n", optarg);
+				return EXIT_TOOL_FAILED;
+			}
+			po.timeout_ms = (int)(s * 1000);
+			break;
+		}
+		case OPT_NO_LOAD:
+			po.no_driver_calls = true;
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
+				fprintf(stderr, "gpudoctor: --color wants auto, always or never, not '%s'\n",
+					optarg);
+				return EXIT_TOOL_FAILED;
+			}
+			color = optarg;
+			break;
+		case 'v':
+			ro.verbose = true;
+			break;
+		case 'h':
+			doctor_usage(stdout);
+			return EXIT_HEALTHY;
+		case ':':
+			fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]);
+			return EXIT_TOOL_FAILED;
+		default:
+			fprintf(stderr, "gpudoctor: unknown option '%s'\n"
+					"run 'gpudoctor doctor --help' for the options\n", argv[optind - 1]);
+			return EXIT_TOOL_FAILED;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gpudoctor: doctor takes no arguments ('%s')\n", argv[optind]);
+		return EXIT_TOOL_FAILED;
+	}
+	if (from && root) {
+		fprintf(stderr, "gpudoctor: --from and --root exclude each other\n");
+		return EXIT_TOOL_FAILED;
+	}
+
+	f = malloc(sizeof(*f));
+	if (!f) {
+		fprintf(stderr, "gpudoctor: out of memory\n");
+		return EXIT_TOOL_FAILED;
+	}
+	facts_init(f);
+	if (from) {
+		char err[256];
+		if (facts_load_file(from, f, err, sizeof(err)) < 0) {
+			fprintf(stderr, "gpudoctor: %s\n", err);
+			free(f);
+			return EXIT_TOOL_FAILED;
+		}
+	} else {
+		if (root) {
+			struct stat st;
+			if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode)) {
+				fprintf(stderr, "gpudoctor: --root '%s' is not a directory\n", root);
+				free(f);
+				return EXIT_TOOL_FAILED;
+			}
+		}
+		root_set(root);
+		probe_all(f, &po);
+	}
+
+	findings_init(&fs);
+	rules_run(f, &fs);
+	if (json) {
+		rc = render_json(stdout, f, &fs);
+	} else {
+		ro.color = render_want_color(color, stdout);
+		render_text(stdout, f, &fs, &ro);
+		rc = 0;
+	}
+	if (fflush(stdout) != 0 || rc < 0) {
+		fprintf(stderr, "gpudoctor: cannot write the report\n");
+		rc = EXIT_TOOL_FAILED;
+	} else {
+		rc = (int)findings_worst(&fs); /* SEV_* equal the exit codes 0..2 */
+	}
+	findings_release(&fs);
+	free(f);
+	return rc;
+}

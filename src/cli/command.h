@@ -1,0 +1,40 @@
+/*
+ * command.h - the subcommands. Each lives in cli/cmd_<name>.c and is one row
+ * of the table in command.c; to add one, write the file, declare its
+ * function here and add the row.
+ *
+ * A command gets argv with argv[0] = its name and returns the process exit
+ * status (enum exit_code).
+ */
+#ifndef GPUDOCTOR_COMMAND_H
+#define GPUDOCTOR_COMMAND_H
+
+#include <stdio.h>
+
+enum exit_code {
+	EXIT_HEALTHY = 0,   /* no warnings */
+	EXIT_WARNINGS = 1,
+	EXIT_ERRORS = 2,
+	EXIT_TOOL_FAILED = 3, /* bad usage, unreadable input, internal failure */
+};
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+extern const struct command commands[];
+
+const struct command *command_find(const char *name);
+/* Closest command name to a mistyped one, or NULL. */
+const char *command_suggest(const char *name);
+
+int cmd_doctor(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+/* The global usage text, for `gpudoctor --help` and `gpudoctor help`. */
+void command_usage(FILE *out);
+
+#endif

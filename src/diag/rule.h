@@ -1,0 +1,41 @@
+/*
+ * rule.h - a rule reads facts (and the knowledge base) and adds findings.
+ *
+ * Rules are pure: they never touch the machine, so each one can be tested
+ * with a hand-built struct facts. To add one: write rule_<layer>.c with a
+ * `void rule_<name>(const struct facts *, struct findings *)` function,
+ * declare it below, and add a row to the table in rules.c.
+ */
+#ifndef GPUDOCTOR_RULE_H
+#define GPUDOCTOR_RULE_H
+
+#include "diag/finding.h"
+#include "facts.h"
+
+struct rule {
+	const char *name;
+	void (*check)(const struct facts *f, struct findings *out);
+};
+
+/* The ordered rule table, NULL-terminated name. */
+extern const struct rule rules[];
+
+/* Run every rule and sort the findings for reporting. */
+void rules_run(const struct facts *f, struct findings *out);
+
+/* rule_host.c */
+void rule_host(const struct facts *f, struct findings *out);
+/* rule_hw.c */
+void rule_hw(const struct facts *f, struct findings *out);
+/* rule_kmod.c */
+void rule_kmod(const struct facts *f, struct findings *out);
+/* rule_driver.c */
+void rule_driver(const struct facts *f, struct findings *out);
+/* rule_libs.c */
+void rule_libs(const struct facts *f, struct findings *out);
+/* rule_env.c */
+void rule_env(const struct facts *f, struct findings *out);
+/* rule_mem.c */
+void rule_mem(const struct facts *f, struct findings *out);
+
+#endif

@@ -1,0 +1,3 @@
+/* PLACEHOLDER - replaced by the real module. */
+#include "diag/rule.h"
+void rule_env(const struct facts *f, struct findings *out) { (void)f; (void)out; }

@@ -1,0 +1,323 @@
+/*
+ * facts.h - everything the probes establish about one machine, and nothing
+ * they concluded from it.
+ *
+ * Probes write one part each; rules and renderers only read. Every string
+ * is a fixed-size NUL-terminated array (empty = unknown) so the whole struct
+ * can cross a pipe from a child process and be saved to JSON and read back
+ * (render/facts_json.c) without an ownership protocol. Numbers that may be
+ * unknown carry a validity bit or use the documented sentinel (-1).
+ *
+ * Adding a field: add it here, then to render/facts_json.c (both ways), then
+ * to the text renderer if a person should see it.
+ */
+#ifndef GPUDOCTOR_FACTS_H
+#define GPUDOCTOR_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define FACTS_SCHEMA "gpudoctor/facts/1"
+
+#define F_NAME 64
+#define F_TEXT 160
+#define F_PATH 512
+
+#define MAX_GPUS 16
+#define MAX_OTHER_GPUS 4
+#define MAX_DRIVER_LIBS 16
+#define MAX_LIBS 192
+#define MAX_PROCS 64
+#define MAX_DEVNODES 40
+#define MAX_ENV 16
+#define MAX_LDPATH_DIRS 16
+#define MAX_PROBE_NOTES 32
+
+/* ---- host --------------------------------------------------------------- */
+
+struct host_facts {
+	bool valid;
+	char os_id[F_NAME];          /* os-release ID: debian, ubuntu, fedora... */
+	char os_like[F_NAME];        /* os-release ID_LIKE */
+	char os_version_id[F_NAME];  /* os-release VERSION_ID */
+	char os_pretty[F_TEXT];      /* os-release PRETTY_NAME */
+	char pkg_manager[16];        /* apt, dnf, zypper, pacman, "" unknown */
+	char kernel_release[F_NAME]; /* /proc/sys/kernel/osrelease */
+	char arch[16];               /* uname machine, e.g. x86_64 */
+	char glibc_version[16];      /* only when probing the running system */
+
+	bool cpu_valid;
+	char cpu_model[F_TEXT];
+	int cpu_count;
+	bool cpu_avx, cpu_avx2, cpu_avx512f, cpu_fma;
+
+	bool wsl;                    /* WSL2 kernel or /dev/dxg */
+	bool wsl_dxg;                /* /dev/dxg present */
+	bool wsl_lib_dir;            /* /usr/lib/wsl/lib present */
+	bool wsl_libcuda;            /* /usr/lib/wsl/lib/libcuda.so.1 present */
+
+	bool container;
+	char container_kind[24];     /* docker, podman, kubernetes, lxc, container */
+
+	int secure_boot;             /* -1 unknown, 0 off, 1 on (efivars) */
+	char hypervisor[F_NAME];     /* "" none/unknown */
+
+	unsigned uid;                /* effective uid of the probing process */
+	unsigned gids[32];           /* its groups, gid first */
+	int ngids;
+	char video_gid_name[16];     /* reserved: group owning device nodes */
+};
+
+/* ---- hw: PCI functions ---------------------------------------------------- */
+
+struct gpu_facts {
+	char pci_bus_id[20];         /* "0000:00:06.0" as in sysfs */
+	unsigned vendor, device;     /* 0x10de, 0x2335 */
+	unsigned subsys_vendor, subsys_device;
+	unsigned class_code;         /* 0x030200 */
+	char kernel_driver[F_NAME];  /* bound driver: nvidia, nouveau, vfio-pci, "" */
+	int numa_node;               /* -1 none */
+	char link_speed_cur[24], link_speed_max[24]; /* "32.0 GT/s PCIe" */
+	int link_width_cur, link_width_max;          /* 0 unknown */
+	bool boot_vga;
+
+	/* from the knowledge base by device id */
+	bool kb_known;
+	char name[F_NAME];           /* best known: NVML/CUDA name, else kb */
+	char architecture[24];       /* Hopper */
+	char compute_capability[8];  /* "9.0" */
+	uint64_t kb_memory_mib;
+
+	/* from CUDA (cuDeviceGet*) */
+	bool cuda_valid;
+	int cuda_index;              /* ordinal under this process's visibility */
+	char uuid[48];               /* GPU-xxxxxxxx-... */
+	uint64_t memory_total_mib;
+
+	/* from NVML */
+	bool nvml_valid;
+	uint64_t memory_used_mib, memory_free_mib;
+	int temperature_c;           /* -1 unknown */
+	int power_mw, power_limit_mw; /* -1 unknown */
+	uint64_t throttle_reasons;   /* nvmlClocksEventReasons bit mask */
+	bool throttle_valid;
+	int persistence_mode;        /* -1 unknown, 0, 1 */
+	int compute_mode;            /* -1 unknown, 0 default, 2 prohibited, 3 exclusive */
+	int mig_mode;                /* -1 unknown/unsupported, 0, 1 */
+	int utilization_gpu;         /* percent, -1 unknown */
+	int sm_clock_mhz, sm_clock_max_mhz; /* -1 unknown */
+	int ecc_mode;                /* -1 unknown, 0, 1 */
+	uint64_t ecc_uncorrected;    /* volatile, total */
+};
+
+/* Non-NVIDIA display controllers (the integrated GPU of a hybrid laptop). */
+struct other_gpu_facts {
+	char pci_bus_id[20];
+	unsigned vendor, device, class_code;
+	char kernel_driver[F_NAME];
+	bool boot_vga;
+};
+
+/* ---- kmod ------------------------------------------------------------------ */
+
+struct devnode_facts {
+	char path[F_NAME];           /* /dev/nvidia0 (without the root prefix) */
+	bool exists;
+	bool is_char;
+	unsigned mode;               /* permission bits */
+	unsigned uid, gid;
+	bool accessible;             /* read+write for the probing process */
+};
+
+struct kmod_facts {
+	bool modules_readable;       /* /proc/modules could be read */
+	bool nvidia, nvidia_uvm, nvidia_modeset, nvidia_drm, nouveau;
+	char nvidia_version[32];     /* /proc/driver/nvidia/version or sys/module */
+	char flavour[16];            /* open, proprietary, "" unknown */
+	char version_line[F_TEXT];   /* first line of /proc/driver/nvidia/version */
+	bool nouveau_blacklisted;
+	char nouveau_blacklist_file[F_PATH];
+	bool nvidia_module_installed; /* nvidia.ko found under lib/modules/<kernel> */
+	char nvidia_module_path[F_PATH];
+	bool dmesg_sig_error;        /* reserved: "module verification failed" seen */
+
+	int ndevnodes;
+	struct devnode_facts devnodes[MAX_DEVNODES];
+};
+
+/* ---- driver ---------------------------------------------------------------- */
+
+enum child_state {
+	CHILD_NOT_RUN = 0,           /* not attempted (nothing to load, or --from) */
+	CHILD_OK,                    /* child answered */
+	CHILD_LOAD_FAILED,           /* dlopen/dlsym failed; message says why */
+	CHILD_CRASHED,               /* killed by a signal */
+	CHILD_TIMEOUT,               /* killed after the time limit */
+	CHILD_FAILED,                /* fork/pipe failure, garbled answer */
+};
+
+struct driver_lib_facts {
+	char path[F_PATH];           /* as found (under the root) */
+	char real_path[F_PATH];      /* symlinks resolved */
+	char name[16];               /* libcuda, libnvidia-ml */
+	char version[32];            /* from the real file name: 580.159.04 */
+	char found_via[24];          /* ld_so_cache, ld_library_path, wsl, default */
+	bool is_stub;                /* toolkit stub: never a driver */
+};
+
+struct driver_facts {
+	int nlibs;
+	struct driver_lib_facts libs[MAX_DRIVER_LIBS];
+
+	char version[32];            /* best known: NVML, else libcuda file, else kmod */
+	char version_source[16];     /* nvml, libcuda, kmod */
+	char cuda_version[8];        /* newest CUDA this driver runs, "13.0" */
+
+	/* libcuda, in a child */
+	int cuda_state;              /* enum child_state */
+	int cuda_signal;             /* for CHILD_CRASHED */
+	char cuda_error[F_TEXT];     /* load failure text */
+	char cuda_loaded_path[F_PATH];
+	int cuda_driver_version;     /* cuDriverGetVersion: 13000; 0 unknown */
+	bool cuinit_called;
+	int cuinit_rc;
+	char cuinit_name[F_NAME];    /* CUDA_ERROR_NO_DEVICE */
+	char cuinit_text[F_TEXT];
+	int cuda_device_count;       /* -1 unknown */
+	double cuda_ms;              /* child wall time */
+
+	/* libnvidia-ml, in the same child */
+	int nvml_state;
+	char nvml_error[F_TEXT];
+	char nvml_loaded_path[F_PATH];
+	int nvml_init_rc;
+	char nvml_init_name[F_NAME];
+	char nvml_driver_version[32];
+	int nvml_cuda_version;       /* nvmlSystemGetCudaDriverVersion: 13000 */
+	int nvml_device_count;       /* -1 unknown */
+};
+
+/* ---- libs ------------------------------------------------------------------- */
+
+enum lib_origin {
+	ORIGIN_OTHER = 0,
+	ORIGIN_TOOLKIT,              /* /usr/local/cuda-X.Y, /opt/nvidia/... */
+	ORIGIN_SYSTEM,               /* distro package dirs */
+	ORIGIN_PIP,                  /* site-packages/nvidia/... */
+	ORIGIN_CONDA,                /* <conda prefix>/lib */
+	ORIGIN_FRAMEWORK,            /* bundled inside torch/, tensorflow/, jaxlib/ */
+	ORIGIN_DRIVER,               /* driver directory */
+};
+
+struct lib_facts {
+	char name[16];               /* cudart, cublas, cublasLt, cufft, curand,
+	                                cusolver, cusparse, cudnn, cudnn_ops, ...,
+	                                nccl, nvrtc, nvjitlink, tensorrt */
+	char path[F_PATH];           /* as found, without the root prefix */
+	char real_path[F_PATH];      /* symlinks resolved */
+	char soname[F_NAME];         /* DT_SONAME, else from the file name */
+	char version[32];            /* as exact as known: 9.19.0 */
+	char version_source[16];     /* call, header, version_json, dist_info, filename, soname */
+	int origin;                  /* enum lib_origin */
+	char origin_root[F_PATH];    /* /usr/local/cuda-13.0, site-packages dir... */
+	bool in_ld_cache;            /* /etc/ld.so.cache names this file */
+	bool loader_pick;            /* the copy a plain dlopen(soname) would get */
+	char cuda_major[8];          /* CUDA major it is built for, if known: "13" */
+};
+
+/* ---- env -------------------------------------------------------------------- */
+
+struct env_var_facts {
+	char name[40];
+	bool set;
+	char value[F_PATH];
+};
+
+struct ldpath_dir_facts {
+	char dir[F_PATH];
+	bool exists;
+	int ncuda_libs;              /* CUDA libraries found there */
+	char cuda_major[8];          /* major of the cudart there, if any */
+};
+
+struct env_facts {
+	int nvars;
+	struct env_var_facts vars[MAX_ENV];
+	int nldpath;
+	struct ldpath_dir_facts ldpath[MAX_LDPATH_DIRS];
+};
+
+/* ---- resources: processes holding GPU memory ------------------------------- */
+
+struct proc_facts {
+	unsigned pid;
+	char gpu_bus_id[20];
+	uint64_t used_mib;           /* UINT64_MAX unknown */
+	char name[F_NAME];           /* comm */
+	bool alive;                  /* /proc/PID exists (in our pid namespace) */
+	char state;                  /* R S D T Z ..., '?' unknown */
+	char type[8];                /* compute, graphics */
+};
+
+/* ---- probe bookkeeping ------------------------------------------------------ */
+
+struct probe_note {
+	char probe[24];
+	double ms;
+	char note[F_TEXT];           /* why a probe could not establish something */
+};
+
+/* ---- the whole -------------------------------------------------------------- */
+
+struct facts {
+	char schema[32];
+	char tool_version[24];
+	char root[F_PATH];           /* --root the probes read */
+	char hostname[F_NAME];
+	char collected_at[32];       /* ISO 8601 UTC */
+	bool from_file;              /* read back with --from */
+
+	struct host_facts host;
+
+	int ngpus;
+	struct gpu_facts gpus[MAX_GPUS];
+	int nother_gpus;
+	struct other_gpu_facts other_gpus[MAX_OTHER_GPUS];
+
+	struct kmod_facts kmod;
+	struct driver_facts driver;
+
+	int nlibs;
+	struct lib_facts libs[MAX_LIBS];
+
+	struct env_facts env;
+
+	int nprocs;
+	struct proc_facts procs[MAX_PROCS];
+
+	int nnotes;
+	struct probe_note notes[MAX_PROBE_NOTES];
+	double total_ms;
+};
+
+/* Zero everything and set the sentinels (-1 for unknown numbers). */
+void facts_init(struct facts *f);
+/* Sentinels for one GPU row. */
+void gpu_facts_init(struct gpu_facts *g);
+
+/* Lookups; NULL when absent. */
+const struct env_var_facts *facts_env(const struct facts *f, const char *name);
+const char *facts_env_value(const struct facts *f, const char *name); /* NULL unless set */
+struct gpu_facts *facts_gpu_by_bus(struct facts *f, const char *bus_id);
+const struct devnode_facts *facts_devnode(const struct facts *f, const char *path);
+
+/* Append a note for probe `probe`; silently dropped when full. */
+void facts_note(struct facts *f, const char *probe, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const char *lib_origin_name(int origin);
+int lib_origin_parse(const char *s); /* -1 unknown */
+const char *child_state_name(int state);
+int child_state_parse(const char *s);
+
+#endif

@@ -1,0 +1,2 @@
+/* PLACEHOLDER - replaced by the real module. */
+#include "kb/kb.h"

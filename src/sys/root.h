@@ -1,0 +1,49 @@
+/*
+ * root.h - the sysroot: every file a probe reads goes through here, so a
+ * test can hand gpudoctor a fixture tree that looks like any machine.
+ *
+ * Paths passed in are absolute machine paths ("/proc/modules"); they are
+ * read under the root given to root_set() ("/" by default). Symlinks inside
+ * the tree are resolved against the root too, never against the host.
+ */
+#ifndef GPUDOCTOR_ROOT_H
+#define GPUDOCTOR_ROOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+/* Set the root directory; "" or NULL means "/". */
+void root_set(const char *dir);
+const char *root_get(void);
+/* True when the root is "/" (the running machine). */
+bool root_is_host(void);
+
+/* Host path for a machine path: root prefix + path. Written to out. */
+void root_path(const char *path, char *out, size_t size);
+
+/* Read a whole (small) file into out[size], NUL-terminated, cut at size-1.
+ * Returns bytes read or -1 (errno set). */
+long root_read(const char *path, char *out, size_t size);
+/* Read the first line, trimmed. Returns 0 or -1. */
+int root_read_line(const char *path, char *out, size_t size);
+/* Read a whole file of any size into a heap buffer (free()); NULL on error. */
+char *root_read_all(const char *path, size_t max, size_t *len);
+
+bool root_exists(const char *path);
+bool root_is_dir(const char *path);
+int root_stat(const char *path, struct stat *st);
+int root_lstat(const char *path, struct stat *st);
+/* Resolve symlinks inside the root (like realpath within a chroot).
+ * Writes the machine path; returns 0 or -1 when a component is missing. */
+int root_realpath(const char *path, char *out, size_t size);
+/* readlink of one link, raw target. Returns 0 or -1. */
+int root_readlink(const char *path, char *out, size_t size);
+
+/* List entries of a directory (no . and ..), sorted by name. Returns the
+ * count (0 when unreadable) and a heap array of heap strings in *names;
+ * free with root_free_list. */
+int root_list(const char *dir, char ***names);
+void root_free_list(char **names, int n);
+
+#endif

@@ -1,0 +1,245 @@
+#!/bin/sh
+# tests/run.sh - run every test against one or more build directories and
+# end with the line "N passed, N failed".
+#
+#   tests/run.sh build [build-asan ...]
+#   UPDATE=1 tests/run.sh build     rewrite golden files
+#   ONLY=pattern tests/run.sh build  only tests whose name contains pattern
+#
+# Unit tests (tests/unit/t_*) report TAP; fixture scenarios
+# (tests/fixtures/*) and CLI cases (tests/cases/*) are described in
+# tests/README.md.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+[ $# -ge 1 ] || set -- build
+passed=0
+failed=0
+skipped=0
+failures=""
+work=$(mktemp -d "${TMPDIR:-/tmp}/gpudoctor-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+ok() { passed=$((passed + 1)); }
+bad() {
+	failed=$((failed + 1))
+	failures="$failures
+  $1"
+	echo "FAIL $1" >&2
+	[ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/     /' >&2
+	return 0
+}
+want() { [ -z "${ONLY:-}" ] && return 0; case "$1" in *"$ONLY"*) return 0 ;; esac; return 1; }
+
+# Normalise a facts document: drop what changes from run to run.
+normalise_json() {
+	jq -S 'del(.collected_at, .total_ms, .tool_version, .root, .host.uid, .host.gids, .host.ngids)
+	       | .notes |= (if . then map(del(.ms)) else . end)
+	       | .driver |= (if . then del(.cuda_ms) else . end)'
+}
+
+run_units() {
+	b=$1
+	for t in "$top/$b"/tests/t_*; do
+		[ -x "$t" ] || continue
+		name="$b/$(basename "$t")"
+		want "$name" || continue
+		out=$(cd "$top" && CMOCKA_MESSAGE_OUTPUT=TAP "$t" 2>&1)
+		rc=$?
+		np=$(printf '%s\n' "$out" | grep -c '^ok ')
+		nf=$(printf '%s\n' "$out" | grep -c '^not ok ')
+		passed=$((passed + np))
+		if [ "$nf" -gt 0 ] || [ $rc -ne 0 ]; then
+			[ "$nf" -eq 0 ] && nf=1
+			failed=$((failed + nf))
+			failures="$failures
+  $name"
+			echo "FAIL $name (exit $rc)" >&2
+			printf '%s\n' "$out" | grep -v '^ok ' | sed 's/^/     /' >&2
+		fi
+	done
+}
+
+# Build a scenario's root in $work/root: copy, ld.so.cache, mock libraries.
+prepare_fixture() {
+	b=$1 dir=$2 root=$work/root
+	rm -rf "$root"
+	cp -a "$dir/root" "$root" 2>/dev/null || mkdir -p "$root"
+	if [ -f "$dir/ldcache" ]; then
+		mkdir -p "$root/etc"
+		"$top/$b/tests/tools/mk-ldcache" "$dir/ldcache" "$root/etc/ld.so.cache" || return 1
+	fi
+	if [ -f "$dir/mocks" ]; then
+		while read -r path stub; do
+			case "$path" in ''|\#*) continue ;; esac
+			mkdir -p "$root/$(dirname "$path")"
+			cp "$top/$b/stubs/$stub.so" "$root/$path" || return 1
+		done < "$dir/mocks"
+	fi
+	return 0
+}
+
+fixture_env() {
+	dir=$1
+	echo "PATH=/usr/bin:/bin"
+	[ -n "${ASAN_OPTIONS:-}" ] && echo "ASAN_OPTIONS=$ASAN_OPTIONS"
+	[ -n "${UBSAN_OPTIONS:-}" ] && echo "UBSAN_OPTIONS=$UBSAN_OPTIONS"
+	[ -f "$dir/scenario" ] && echo "GPUDOCTOR_FAKE_SCENARIO=$dir/scenario"
+	[ -f "$dir/env" ] && grep -v '^#' "$dir/env" | grep '='
+	return 0
+}
+
+run_fixtures() {
+	b=$1
+	for dir in "$here"/fixtures/*/; do
+		dir=${dir%/}
+		[ -f "$dir/expect.ids" ] || continue
+		name="$b/fixture/$(basename "$dir")"
+		want "$name" || continue
+		if ! prepare_fixture "$b" "$dir"; then
+			bad "$name" "could not prepare the fixture"
+			continue
+		fi
+		args=""
+		[ -f "$dir/args" ] && args=$(cat "$dir/args")
+		fenv=$(fixture_env "$dir")
+		# shellcheck disable=SC2086
+		(cd "$work" && IFS='
+' && exec env -i $fenv "$top/$b/gpudoctor" doctor --root "$work/root" --json $args) \
+			> "$work/out.json" 2> "$work/err"
+		rc=$?
+		if ! jq -e . "$work/out.json" >/dev/null 2>&1; then
+			bad "$name" "not JSON (exit $rc): $(head -c 600 "$work/err")"
+			continue
+		fi
+		jq -r '.findings[] | "\(.severity) \(.id)"' "$work/out.json" | sort > "$work/ids"
+		if ! diff -u "$dir/expect.ids" "$work/ids" > "$work/diff"; then
+			bad "$name" "$(cat "$work/diff")"
+			continue
+		fi
+		if [ -f "$dir/expect.rc" ] && [ "$(cat "$dir/expect.rc")" != "$rc" ]; then
+			bad "$name" "exit $rc, expected $(cat "$dir/expect.rc")"
+			continue
+		fi
+		if [ -s "$work/err" ] && grep -q -E 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$work/err"; then
+			bad "$name" "$(head -c 2000 "$work/err")"
+			continue
+		fi
+		ok
+		if [ -f "$dir/expect.json" ] || [ -n "${UPDATE:-}" ]; then
+			normalise_json < "$work/out.json" > "$work/norm.json"
+			if [ -n "${UPDATE:-}" ] && [ "$b" = build ]; then
+				cp "$work/norm.json" "$dir/expect.json"
+			elif ! diff -u "$dir/expect.json" "$work/norm.json" > "$work/diff"; then
+				bad "$name.json" "$(head -60 "$work/diff")"
+			else
+				ok
+			fi
+		fi
+		if [ -f "$dir/expect.txt" ] || [ -n "${UPDATE:-}" ]; then
+			# shellcheck disable=SC2086
+			(cd "$work" && IFS='
+' && exec env -i $fenv "$top/$b/gpudoctor" doctor --root "$work/root" --color never $args) \
+				2>/dev/null | sed -e 's/([0-9.]* ms)/(N ms)/g' -e 's/in [0-9.]* ms/in N ms/g' > "$work/out.txt"
+			if [ -n "${UPDATE:-}" ] && [ "$b" = build ]; then
+				cp "$work/out.txt" "$dir/expect.txt"
+			elif ! diff -u "$dir/expect.txt" "$work/out.txt" > "$work/diff"; then
+				bad "$name.txt" "$(head -60 "$work/diff")"
+			else
+				ok
+			fi
+		fi
+	done
+}
+
+run_cases() {
+	b=$1
+	for dir in "$here"/cases/*/; do
+		dir=${dir%/}
+		[ -f "$dir/cmd" ] || continue
+		name="$b/case/$(basename "$dir")"
+		want "$name" || continue
+		cmd=$(cat "$dir/cmd")
+		# shellcheck disable=SC2086
+		(cd "$dir" && eval "env -i PATH=/usr/bin:/bin ASAN_OPTIONS=${ASAN_OPTIONS:-} UBSAN_OPTIONS=${UBSAN_OPTIONS:-} GPUDOCTOR=$top/$b/gpudoctor $top/$b/gpudoctor $cmd") \
+			> "$work/out" 2> "$work/err" < /dev/null
+		rc=$?
+		exp_rc=0
+		[ -f "$dir/expect.rc" ] && exp_rc=$(cat "$dir/expect.rc")
+		if [ "$rc" != "$exp_rc" ]; then
+			bad "$name" "exit $rc, expected $exp_rc; stderr: $(head -c 400 "$work/err")"
+			continue
+		fi
+		if [ -f "$dir/expect.out" ] && ! diff -u "$dir/expect.out" "$work/out" > "$work/diff"; then
+			bad "$name" "$(head -40 "$work/diff")"
+			continue
+		fi
+		if [ -f "$dir/expect.err" ] && ! diff -u "$dir/expect.err" "$work/err" > "$work/diff"; then
+			bad "$name" "$(head -40 "$work/diff")"
+			continue
+		fi
+		if [ -f "$dir/expect.grep" ]; then
+			missing=""
+			while IFS= read -r re; do
+				[ -z "$re" ] && continue
+				cat "$work/out" "$work/err" | grep -q -E -- "$re" || missing="$missing
+$re"
+			done < "$dir/expect.grep"
+			if [ -n "$missing" ]; then
+				bad "$name" "no line matches:$missing"
+				continue
+			fi
+		fi
+		ok
+	done
+}
+
+# Scripts that test whole behaviours (tests/scripts/*.sh BUILD): each prints
+# its own "ok NAME" / "not ok NAME" lines (TAP-like).
+run_scripts() {
+	b=$1
+	for s in "$here"/scripts/*.sh; do
+		[ -f "$s" ] || continue
+		name="$b/script/$(basename "$s" .sh)"
+		want "$name" || continue
+		out=$(cd "$top" && sh "$s" "$top/$b" 2>&1)
+		rc=$?
+		np=$(printf '%s\n' "$out" | grep -c '^ok ')
+		nf=$(printf '%s\n' "$out" | grep -c '^not ok ')
+		passed=$((passed + np))
+		if [ "$nf" -gt 0 ] || [ $rc -ne 0 ]; then
+			[ "$nf" -eq 0 ] && nf=1
+			failed=$((failed + nf))
+			failures="$failures
+  $name"
+			echo "FAIL $name (exit $rc)" >&2
+			printf '%s\n' "$out" | grep -v '^ok ' | sed 's/^/     /' >&2
+		fi
+	done
+}
+
+for b in "$@"; do
+	if [ ! -x "$top/$b/gpudoctor" ]; then
+		bad "$b" "no $b/gpudoctor: build first (make test-deps BUILD=$b)"
+		continue
+	fi
+	case "$b" in
+	*asan*) export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0" \
+		UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" ;;
+	*) unset ASAN_OPTIONS UBSAN_OPTIONS 2>/dev/null ;;
+	esac
+	run_units "$b"
+	run_fixtures "$b"
+	run_cases "$b"
+	run_scripts "$b"
+done
+
+if [ $failed -gt 0 ]; then
+	echo "failed:$failures" >&2
+fi
+if [ $skipped -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ $failed -eq 0 ]

@@ -1,0 +1,36 @@
+#!/bin/sh
+# tools/deps.sh - install the Debian packages gpudoctor needs, when missing.
+#   tools/deps.sh build   compiler, make, jansson (linked statically)
+#   tools/deps.sh test    the above plus cmocka (unit tests)
+# Uses apt-get as root or through sudo; otherwise prints the exact command.
+set -e
+what=${1:-build}
+pkgs="gcc make libc6-dev libjansson-dev"
+[ "$what" = test ] && pkgs="$pkgs libcmocka-dev jq"
+
+missing=""
+for p in $pkgs; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "gpudoctor: missing build dependencies:$missing" >&2
+	echo "gpudoctor: this is not a Debian-like system; install their equivalents" >&2
+	exit 1
+fi
+if [ "$(id -u)" = 0 ]; then
+	sudo=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+	sudo="sudo"
+else
+	echo "gpudoctor: missing build dependencies:$missing" >&2
+	echo "gpudoctor: run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "gpudoctor: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
