@@ -163,6 +163,8 @@ struct driver_lib_facts {
 	char version[32];            /* from the real file name: 580.159.04 */
 	char found_via[24];          /* ld_so_cache, ld_library_path, wsl, default */
 	bool is_stub;                /* toolkit stub: never a driver */
+	bool loader_pick;            /* what dlopen(soname) would load */
+	bool is_elf;                 /* a real ELF shared object for this machine */
 };
 
 struct driver_facts {

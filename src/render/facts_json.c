@@ -1,3 +1,588 @@
-/* PLACEHOLDER - replaced by the real module. */
+/*
+ * facts_json.c - struct facts <-> JSON through one table of fields per
+ * struct, so the writer and the reader cannot drift apart.
+ *
+ * Conventions of the document (schema gpudoctor/facts/1):
+ *   - keys are the field names of facts.h, nested the same way, except the
+ *     few renamed for readers (gpu vendor/device -> pci_vendor_id /
+ *     pci_device_id as "0x10de" strings);
+ *   - unknown values are null: empty strings, -1 sentinels, UINT64_MAX;
+ *   - enums are strings (child states, library origins);
+ *   - array counts are implicit in the arrays.
+ * The reader ignores keys it does not know and leaves missing ones unknown,
+ * so older and newer documents both load.
+ */
 #include "render/facts_json.h"
-int facts_load_file(const char *p, struct facts *f, char *e, size_t n) { (void)p; (void)f; (void)e; (void)n; return -1; }
+#include "base/str.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+enum ftype {
+	FT_BOOL,
+	FT_INT,      /* int, always a number */
+	FT_INT_OPT,  /* int, -1 <-> null */
+	FT_UINT,     /* unsigned */
+	FT_U64,      /* uint64_t */
+	FT_U64_OPT,  /* uint64_t, UINT64_MAX <-> null */
+	FT_DOUBLE,
+	FT_STR,      /* char[], "" <-> null */
+	FT_HEX4,     /* unsigned as "0x%04x" */
+	FT_HEX6,     /* unsigned as "0x%06x" */
+	FT_CHAR,     /* a single char as a 1-character string, '?' or 0 <-> null */
+	FT_CHILD,    /* enum child_state as a string */
+	FT_ORIGIN,   /* enum lib_origin as a string */
+};
+
+struct field {
+	const char *key;
+	enum ftype type;
+	size_t off;
+	size_t size;
+};
+
+#define FLD(S, key, type, m) {key, type, offsetof(struct S, m), sizeof(((struct S *)0)->m)}
+#define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
+
+static const struct field host_fields[] = {
+	FLD(host_facts, "os_id", FT_STR, os_id),
+	FLD(host_facts, "os_like", FT_STR, os_like),
+	FLD(host_facts, "os_version_id", FT_STR, os_version_id),
+	FLD(host_facts, "os_pretty", FT_STR, os_pretty),
+	FLD(host_facts, "pkg_manager", FT_STR, pkg_manager),
+	FLD(host_facts, "kernel_release", FT_STR, kernel_release),
+	FLD(host_facts, "arch", FT_STR, arch),
+	FLD(host_facts, "glibc_version", FT_STR, glibc_version),
+	FLD(host_facts, "cpu_valid", FT_BOOL, cpu_valid),
+	FLD(host_facts, "cpu_model", FT_STR, cpu_model),
+	FLD(host_facts, "cpu_count", FT_INT, cpu_count),
+	FLD(host_facts, "cpu_avx", FT_BOOL, cpu_avx),
+	FLD(host_facts, "cpu_avx2", FT_BOOL, cpu_avx2),
+	FLD(host_facts, "cpu_avx512f", FT_BOOL, cpu_avx512f),
+	FLD(host_facts, "cpu_fma", FT_BOOL, cpu_fma),
+	FLD(host_facts, "wsl", FT_BOOL, wsl),
+	FLD(host_facts, "wsl_dxg", FT_BOOL, wsl_dxg),
+	FLD(host_facts, "wsl_lib_dir", FT_BOOL, wsl_lib_dir),
+	FLD(host_facts, "wsl_libcuda", FT_BOOL, wsl_libcuda),
+	FLD(host_facts, "container", FT_BOOL, container),
+	FLD(host_facts, "container_kind", FT_STR, container_kind),
+	FLD(host_facts, "secure_boot", FT_INT_OPT, secure_boot),
+	FLD(host_facts, "hypervisor", FT_STR, hypervisor),
+	FLD(host_facts, "uid", FT_UINT, uid),
+	FLD(host_facts, "valid", FT_BOOL, valid),
+};
+
+static const struct field gpu_fields[] = {
+	FLD(gpu_facts, "name", FT_STR, name),
+	FLD(gpu_facts, "pci_bus_id", FT_STR, pci_bus_id),
+	FLD(gpu_facts, "pci_vendor_id", FT_HEX4, vendor),
+	FLD(gpu_facts, "pci_device_id", FT_HEX4, device),
+	FLD(gpu_facts, "pci_subsystem_vendor_id", FT_HEX4, subsys_vendor),
+	FLD(gpu_facts, "pci_subsystem_device_id", FT_HEX4, subsys_device),
+	FLD(gpu_facts, "pci_class", FT_HEX6, class_code),
+	FLD(gpu_facts, "architecture", FT_STR, architecture),
+	FLD(gpu_facts, "compute_capability", FT_STR, compute_capability),
+	FLD(gpu_facts, "memory_total_mib", FT_U64, memory_total_mib),
+	FLD(gpu_facts, "kb_known", FT_BOOL, kb_known),
+	FLD(gpu_facts, "kb_memory_mib", FT_U64, kb_memory_mib),
+	FLD(gpu_facts, "kernel_driver", FT_STR, kernel_driver),
+	FLD(gpu_facts, "numa_node", FT_INT_OPT, numa_node),
+	FLD(gpu_facts, "link_speed_cur", FT_STR, link_speed_cur),
+	FLD(gpu_facts, "link_speed_max", FT_STR, link_speed_max),
+	FLD(gpu_facts, "link_width_cur", FT_INT, link_width_cur),
+	FLD(gpu_facts, "link_width_max", FT_INT, link_width_max),
+	FLD(gpu_facts, "boot_vga", FT_BOOL, boot_vga),
+	FLD(gpu_facts, "cuda_valid", FT_BOOL, cuda_valid),
+	FLD(gpu_facts, "cuda_index", FT_INT_OPT, cuda_index),
+	FLD(gpu_facts, "uuid", FT_STR, uuid),
+	FLD(gpu_facts, "nvml_valid", FT_BOOL, nvml_valid),
+	FLD(gpu_facts, "memory_used_mib", FT_U64, memory_used_mib),
+	FLD(gpu_facts, "memory_free_mib", FT_U64, memory_free_mib),
+	FLD(gpu_facts, "temperature_c", FT_INT_OPT, temperature_c),
+	FLD(gpu_facts, "power_mw", FT_INT_OPT, power_mw),
+	FLD(gpu_facts, "power_limit_mw", FT_INT_OPT, power_limit_mw),
+	FLD(gpu_facts, "throttle_valid", FT_BOOL, throttle_valid),
+	FLD(gpu_facts, "throttle_reasons", FT_U64, throttle_reasons),
+	FLD(gpu_facts, "persistence_mode", FT_INT_OPT, persistence_mode),
+	FLD(gpu_facts, "compute_mode", FT_INT_OPT, compute_mode),
+	FLD(gpu_facts, "mig_mode", FT_INT_OPT, mig_mode),
+	FLD(gpu_facts, "utilization_gpu", FT_INT_OPT, utilization_gpu),
+	FLD(gpu_facts, "sm_clock_mhz", FT_INT_OPT, sm_clock_mhz),
+	FLD(gpu_facts, "sm_clock_max_mhz", FT_INT_OPT, sm_clock_max_mhz),
+	FLD(gpu_facts, "ecc_mode", FT_INT_OPT, ecc_mode),
+	FLD(gpu_facts, "ecc_uncorrected", FT_U64, ecc_uncorrected),
+};
+
+static const struct field other_gpu_fields[] = {
+	FLD(other_gpu_facts, "pci_bus_id", FT_STR, pci_bus_id),
+	FLD(other_gpu_facts, "pci_vendor_id", FT_HEX4, vendor),
+	FLD(other_gpu_facts, "pci_device_id", FT_HEX4, device),
+	FLD(other_gpu_facts, "pci_class", FT_HEX6, class_code),
+	FLD(other_gpu_facts, "kernel_driver", FT_STR, kernel_driver),
+	FLD(other_gpu_facts, "boot_vga", FT_BOOL, boot_vga),
+};
+
+static const struct field kmod_fields[] = {
+	FLD(kmod_facts, "nvidia_version", FT_STR, nvidia_version),
+	FLD(kmod_facts, "flavour", FT_STR, flavour),
+	FLD(kmod_facts, "version_line", FT_STR, version_line),
+	FLD(kmod_facts, "modules_readable", FT_BOOL, modules_readable),
+	FLD(kmod_facts, "nvidia", FT_BOOL, nvidia),
+	FLD(kmod_facts, "nvidia_uvm", FT_BOOL, nvidia_uvm),
+	FLD(kmod_facts, "nvidia_modeset", FT_BOOL, nvidia_modeset),
+	FLD(kmod_facts, "nvidia_drm", FT_BOOL, nvidia_drm),
+	FLD(kmod_facts, "nouveau", FT_BOOL, nouveau),
+	FLD(kmod_facts, "nouveau_blacklisted", FT_BOOL, nouveau_blacklisted),
+	FLD(kmod_facts, "nouveau_blacklist_file", FT_STR, nouveau_blacklist_file),
+	FLD(kmod_facts, "nvidia_module_installed", FT_BOOL, nvidia_module_installed),
+	FLD(kmod_facts, "nvidia_module_path", FT_STR, nvidia_module_path),
+	FLD(kmod_facts, "dmesg_sig_error", FT_BOOL, dmesg_sig_error),
+};
+
+static const struct field devnode_fields[] = {
+	FLD(devnode_facts, "path", FT_STR, path),
+	FLD(devnode_facts, "exists", FT_BOOL, exists),
+	FLD(devnode_facts, "is_char", FT_BOOL, is_char),
+	FLD(devnode_facts, "mode", FT_UINT, mode),
+	FLD(devnode_facts, "uid", FT_UINT, uid),
+	FLD(devnode_facts, "gid", FT_UINT, gid),
+	FLD(devnode_facts, "accessible", FT_BOOL, accessible),
+};
+
+static const struct field driver_fields[] = {
+	FLD(driver_facts, "version", FT_STR, version),
+	FLD(driver_facts, "version_source", FT_STR, version_source),
+	FLD(driver_facts, "cuda_version", FT_STR, cuda_version),
+	FLD(driver_facts, "cuda_state", FT_CHILD, cuda_state),
+	FLD(driver_facts, "cuda_signal", FT_INT, cuda_signal),
+	FLD(driver_facts, "cuda_error", FT_STR, cuda_error),
+	FLD(driver_facts, "cuda_loaded_path", FT_STR, cuda_loaded_path),
+	FLD(driver_facts, "cuda_driver_version", FT_INT, cuda_driver_version),
+	FLD(driver_facts, "cuinit_called", FT_BOOL, cuinit_called),
+	FLD(driver_facts, "cuinit_rc", FT_INT, cuinit_rc),
+	FLD(driver_facts, "cuinit_name", FT_STR, cuinit_name),
+	FLD(driver_facts, "cuinit_text", FT_STR, cuinit_text),
+	FLD(driver_facts, "cuda_device_count", FT_INT_OPT, cuda_device_count),
+	FLD(driver_facts, "cuda_ms", FT_DOUBLE, cuda_ms),
+	FLD(driver_facts, "nvml_state", FT_CHILD, nvml_state),
+	FLD(driver_facts, "nvml_error", FT_STR, nvml_error),
+	FLD(driver_facts, "nvml_loaded_path", FT_STR, nvml_loaded_path),
+	FLD(driver_facts, "nvml_init_rc", FT_INT, nvml_init_rc),
+	FLD(driver_facts, "nvml_init_name", FT_STR, nvml_init_name),
+	FLD(driver_facts, "nvml_driver_version", FT_STR, nvml_driver_version),
+	FLD(driver_facts, "nvml_cuda_version", FT_INT, nvml_cuda_version),
+	FLD(driver_facts, "nvml_device_count", FT_INT_OPT, nvml_device_count),
+};
+
+static const struct field driver_lib_fields[] = {
+	FLD(driver_lib_facts, "name", FT_STR, name),
+	FLD(driver_lib_facts, "path", FT_STR, path),
+	FLD(driver_lib_facts, "real_path", FT_STR, real_path),
+	FLD(driver_lib_facts, "version", FT_STR, version),
+	FLD(driver_lib_facts, "found_via", FT_STR, found_via),
+	FLD(driver_lib_facts, "is_stub", FT_BOOL, is_stub),
+	FLD(driver_lib_facts, "loader_pick", FT_BOOL, loader_pick),
+	FLD(driver_lib_facts, "is_elf", FT_BOOL, is_elf),
+};
+
+static const struct field lib_fields[] = {
+	FLD(lib_facts, "name", FT_STR, name),
+	FLD(lib_facts, "version", FT_STR, version),
+	FLD(lib_facts, "version_source", FT_STR, version_source),
+	FLD(lib_facts, "path", FT_STR, path),
+	FLD(lib_facts, "real_path", FT_STR, real_path),
+	FLD(lib_facts, "soname", FT_STR, soname),
+	FLD(lib_facts, "origin", FT_ORIGIN, origin),
+	FLD(lib_facts, "origin_root", FT_STR, origin_root),
+	FLD(lib_facts, "in_ld_cache", FT_BOOL, in_ld_cache),
+	FLD(lib_facts, "loader_pick", FT_BOOL, loader_pick),
+	FLD(lib_facts, "cuda_major", FT_STR, cuda_major),
+};
+
+static const struct field env_var_fields[] = {
+	FLD(env_var_facts, "name", FT_STR, name),
+	FLD(env_var_facts, "set", FT_BOOL, set),
+	FLD(env_var_facts, "value", FT_STR, value),
+};
+
+static const struct field ldpath_fields[] = {
+	FLD(ldpath_dir_facts, "dir", FT_STR, dir),
+	FLD(ldpath_dir_facts, "exists", FT_BOOL, exists),
+	FLD(ldpath_dir_facts, "ncuda_libs", FT_INT, ncuda_libs),
+	FLD(ldpath_dir_facts, "cuda_major", FT_STR, cuda_major),
+};
+
+static const struct field proc_fields[] = {
+	FLD(proc_facts, "pid", FT_UINT, pid),
+	FLD(proc_facts, "gpu_bus_id", FT_STR, gpu_bus_id),
+	FLD(proc_facts, "used_mib", FT_U64_OPT, used_mib),
+	FLD(proc_facts, "name", FT_STR, name),
+	FLD(proc_facts, "alive", FT_BOOL, alive),
+	FLD(proc_facts, "state", FT_CHAR, state),
+	FLD(proc_facts, "type", FT_STR, type),
+};
+
+static const struct field note_fields[] = {
+	FLD(probe_note, "probe", FT_STR, probe),
+	FLD(probe_note, "note", FT_STR, note),
+	FLD(probe_note, "ms", FT_DOUBLE, ms),
+};
+
+static const struct field top_fields[] = {
+	FLD(facts, "schema", FT_STR, schema),
+	FLD(facts, "tool_version", FT_STR, tool_version),
+	FLD(facts, "hostname", FT_STR, hostname),
+	FLD(facts, "collected_at", FT_STR, collected_at),
+	FLD(facts, "root", FT_STR, root),
+	FLD(facts, "total_ms", FT_DOUBLE, total_ms),
+};
+
+/* ---- writing ---------------------------------------------------------------- */
+
+static json_t *
+field_to_json(const void *base, const struct field *fd)
+{
+	const char *p = (const char *)base + fd->off;
+	char tmp[16];
+
+	switch (fd->type) {
+	case FT_BOOL:
+		return json_boolean(*(const bool *)p);
+	case FT_INT:
+		return json_integer(*(const int *)p);
+	case FT_INT_OPT:
+		return *(const int *)p == -1 ? json_null() : json_integer(*(const int *)p);
+	case FT_UINT:
+		return json_integer(*(const unsigned *)p);
+	case FT_U64:
+		return json_integer((json_int_t)*(const uint64_t *)p);
+	case FT_U64_OPT:
+		return *(const uint64_t *)p == UINT64_MAX ? json_null()
+							   : json_integer((json_int_t)*(const uint64_t *)p);
+	case FT_DOUBLE:
+		return json_real(*(const double *)p);
+	case FT_STR:
+		return p[0] ? json_stringn(p, strnlen(p, fd->size)) : json_null();
+	case FT_HEX4:
+		snprintf(tmp, sizeof(tmp), "0x%04x", *(const unsigned *)p);
+		return json_string(tmp);
+	case FT_HEX6:
+		snprintf(tmp, sizeof(tmp), "0x%06x", *(const unsigned *)p);
+		return json_string(tmp);
+	case FT_CHAR:
+		if (*p == 0 || *p == '?')
+			return json_null();
+		tmp[0] = *p;
+		tmp[1] = '\0';
+		return json_string(tmp);
+	case FT_CHILD:
+		return json_string(child_state_name(*(const int *)p));
+	case FT_ORIGIN:
+		return json_string(lib_origin_name(*(const int *)p));
+	}
+	return json_null();
+}
+
+static json_t *
+obj_to_json(const void *base, const struct field *fields, size_t n)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_set_new(o, fields[i].key, field_to_json(base, &fields[i]));
+	return o;
+}
+
+static json_t *
+array_to_json(const void *items, size_t stride, int count, const struct field *fields, size_t n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < count; i++)
+		json_array_append_new(a, obj_to_json((const char *)items + (size_t)i * stride, fields, n));
+	return a;
+}
+
+#define ARRAY_JSON(arr, count, fields) \
+	array_to_json((arr), sizeof((arr)[0]), (count), (fields), NFIELDS(fields))
+
+json_t *
+findings_to_json(const struct findings *fs)
+{
+	json_t *a = json_array();
+	size_t i;
+	int k;
+
+	for (i = 0; fs && i < fs->n; i++) {
+		const struct finding *fi = &fs->v[i];
+		json_t *o = json_object(), *ev = json_array();
+
+		json_object_set_new(o, "id", json_string(fi->id));
+		json_object_set_new(o, "severity", json_string(severity_name(fi->severity)));
+		json_object_set_new(o, "layer", json_string(fi->layer));
+		json_object_set_new(o, "title", json_string(fi->title));
+		for (k = 0; k < fi->nevidence; k++)
+			json_array_append_new(ev, json_string(fi->evidence[k]));
+		json_object_set_new(o, "evidence", ev);
+		json_object_set_new(o, "fix", fi->fix ? json_string(fi->fix) : json_null());
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+json_t *
+facts_to_json(const struct facts *f, const struct findings *fs)
+{
+	json_t *doc = obj_to_json(f, top_fields, NFIELDS(top_fields));
+	json_t *host = obj_to_json(&f->host, host_fields, NFIELDS(host_fields));
+	json_t *kmod = obj_to_json(&f->kmod, kmod_fields, NFIELDS(kmod_fields));
+	json_t *driver = obj_to_json(&f->driver, driver_fields, NFIELDS(driver_fields));
+	json_t *env = json_object(), *gids = json_array();
+	int i;
+
+	for (i = 0; i < f->host.ngids && i < 32; i++)
+		json_array_append_new(gids, json_integer(f->host.gids[i]));
+	json_object_set_new(host, "gids", gids);
+	json_object_set_new(doc, "host", host);
+	json_object_set_new(doc, "gpus", ARRAY_JSON(f->gpus, f->ngpus, gpu_fields));
+	json_object_set_new(doc, "other_gpus",
+			    ARRAY_JSON(f->other_gpus, f->nother_gpus, other_gpu_fields));
+	json_object_set_new(kmod, "devnodes",
+			    ARRAY_JSON(f->kmod.devnodes, f->kmod.ndevnodes, devnode_fields));
+	json_object_set_new(doc, "kmod", kmod);
+	json_object_set_new(driver, "libs",
+			    ARRAY_JSON(f->driver.libs, f->driver.nlibs, driver_lib_fields));
+	json_object_set_new(doc, "driver", driver);
+	json_object_set_new(doc, "libs", ARRAY_JSON(f->libs, f->nlibs, lib_fields));
+	json_object_set_new(env, "vars", ARRAY_JSON(f->env.vars, f->env.nvars, env_var_fields));
+	json_object_set_new(env, "ld_library_path",
+			    ARRAY_JSON(f->env.ldpath, f->env.nldpath, ldpath_fields));
+	json_object_set_new(doc, "env", env);
+	json_object_set_new(doc, "procs", ARRAY_JSON(f->procs, f->nprocs, proc_fields));
+	json_object_set_new(doc, "notes", ARRAY_JSON(f->notes, f->nnotes, note_fields));
+	if (fs)
+		json_object_set_new(doc, "findings", findings_to_json(fs));
+	return doc;
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+static unsigned
+parse_hex(const char *s)
+{
+	unsigned long v = strtoul(s, NULL, 16);
+
+	return (unsigned)v;
+}
+
+static void
+field_from_json(void *base, const struct field *fd, json_t *v)
+{
+	char *p = (char *)base + fd->off;
+
+	if (json_is_null(v)) {
+		/* unknown: the sentinel facts_init already set (strings stay "") */
+		if (fd->type == FT_INT_OPT)
+			*(int *)p = -1;
+		if (fd->type == FT_U64_OPT)
+			*(uint64_t *)p = UINT64_MAX;
+		if (fd->type == FT_STR)
+			p[0] = '\0';
+		return;
+	}
+	switch (fd->type) {
+	case FT_BOOL:
+		if (json_is_boolean(v))
+			*(bool *)p = json_is_true(v);
+		break;
+	case FT_INT:
+	case FT_INT_OPT:
+		if (json_is_integer(v))
+			*(int *)p = (int)json_integer_value(v);
+		break;
+	case FT_UINT:
+		if (json_is_integer(v))
+			*(unsigned *)p = (unsigned)json_integer_value(v);
+		break;
+	case FT_U64:
+	case FT_U64_OPT:
+		if (json_is_integer(v))
+			*(uint64_t *)p = (uint64_t)json_integer_value(v);
+		break;
+	case FT_DOUBLE:
+		if (json_is_number(v))
+			*(double *)p = json_number_value(v);
+		break;
+	case FT_STR:
+		if (json_is_string(v))
+			str_copy(p, fd->size, json_string_value(v));
+		break;
+	case FT_HEX4:
+	case FT_HEX6:
+		if (json_is_string(v))
+			*(unsigned *)p = parse_hex(json_string_value(v));
+		else if (json_is_integer(v))
+			*(unsigned *)p = (unsigned)json_integer_value(v);
+		break;
+	case FT_CHAR:
+		if (json_is_string(v) && json_string_length(v) >= 1)
+			*p = json_string_value(v)[0];
+		break;
+	case FT_CHILD:
+		if (json_is_string(v)) {
+			int s = child_state_parse(json_string_value(v));
+			*(int *)p = s < 0 ? CHILD_FAILED : s;
+		}
+		break;
+	case FT_ORIGIN:
+		if (json_is_string(v)) {
+			int o = lib_origin_parse(json_string_value(v));
+			*(int *)p = o < 0 ? ORIGIN_OTHER : o;
+		}
+		break;
+	}
+}
+
+static void
+obj_from_json(void *base, const struct field *fields, size_t n, json_t *o)
+{
+	size_t i;
+
+	if (!json_is_object(o))
+		return;
+	for (i = 0; i < n; i++) {
+		json_t *v = json_object_get(o, fields[i].key);
+		if (v)
+			field_from_json(base, &fields[i], v);
+	}
+}
+
+/* Read array `a` into items (stride bytes each, at most max) with an
+ * optional per-item initialiser; returns the count. */
+static int
+array_from_json(void *items, size_t stride, int max, const struct field *fields, size_t n,
+		json_t *a, void (*init)(void *))
+{
+	size_t i;
+	int count = 0;
+
+	if (!json_is_array(a))
+		return 0;
+	for (i = 0; i < json_array_size(a) && count < max; i++) {
+		char *item = (char *)items + (size_t)count * stride;
+		if (init)
+			init(item);
+		else
+			memset(item, 0, stride);
+		obj_from_json(item, fields, n, json_array_get(a, i));
+		count++;
+	}
+	return count;
+}
+
+static void
+gpu_init_item(void *p)
+{
+	gpu_facts_init(p);
+}
+
+static void
+proc_init_item(void *p)
+{
+	struct proc_facts *pr = p;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->used_mib = UINT64_MAX;
+	pr->state = '?';
+}
+
+#define ARRAY_FROM(arr, fields, a, init) \
+	array_from_json((arr), sizeof((arr)[0]), (int)(sizeof(arr) / sizeof((arr)[0])), \
+			(fields), NFIELDS(fields), (a), (init))
+
+int
+facts_from_json(json_t *doc, struct facts *f, char *err, size_t errsize)
+{
+	json_t *schema, *host, *kmod, *driver, *env, *gids;
+	size_t i;
+
+	if (!json_is_object(doc)) {
+		snprintf(err, errsize, "not a facts document: the top level is not an object");
+		return -1;
+	}
+	schema = json_object_get(doc, "schema");
+	if (!json_is_string(schema) || strncmp(json_string_value(schema), "gpudoctor/facts/", 16)) {
+		snprintf(err, errsize, "not a facts document: .schema is not \"%s\"", FACTS_SCHEMA);
+		return -1;
+	}
+	if (strcmp(json_string_value(schema), FACTS_SCHEMA)) {
+		snprintf(err, errsize, "facts schema \"%s\" is newer than this gpudoctor reads (\"%s\")",
+			 json_string_value(schema), FACTS_SCHEMA);
+		return -1;
+	}
+	obj_from_json(f, top_fields, NFIELDS(top_fields), doc);
+	host = json_object_get(doc, "host");
+	obj_from_json(&f->host, host_fields, NFIELDS(host_fields), host);
+	gids = json_object_get(host, "gids");
+	if (json_is_array(gids))
+		for (i = 0; i < json_array_size(gids) && i < 32; i++)
+			f->host.gids[f->host.ngids++] =
+				(unsigned)json_integer_value(json_array_get(gids, i));
+	f->ngpus = ARRAY_FROM(f->gpus, gpu_fields, json_object_get(doc, "gpus"), gpu_init_item);
+	f->nother_gpus = ARRAY_FROM(f->other_gpus, other_gpu_fields,
+				    json_object_get(doc, "other_gpus"), NULL);
+	kmod = json_object_get(doc, "kmod");
+	obj_from_json(&f->kmod, kmod_fields, NFIELDS(kmod_fields), kmod);
+	f->kmod.ndevnodes = ARRAY_FROM(f->kmod.devnodes, devnode_fields,
+				       json_object_get(kmod, "devnodes"), NULL);
+	driver = json_object_get(doc, "driver");
+	obj_from_json(&f->driver, driver_fields, NFIELDS(driver_fields), driver);
+	f->driver.nlibs = ARRAY_FROM(f->driver.libs, driver_lib_fields,
+				     json_object_get(driver, "libs"), NULL);
+	f->nlibs = ARRAY_FROM(f->libs, lib_fields, json_object_get(doc, "libs"), NULL);
+	env = json_object_get(doc, "env");
+	f->env.nvars = ARRAY_FROM(f->env.vars, env_var_fields, json_object_get(env, "vars"), NULL);
+	f->env.nldpath = ARRAY_FROM(f->env.ldpath, ldpath_fields,
+				    json_object_get(env, "ld_library_path"), NULL);
+	f->nprocs = ARRAY_FROM(f->procs, proc_fields, json_object_get(doc, "procs"), proc_init_item);
+	f->nnotes = ARRAY_FROM(f->notes, note_fields, json_object_get(doc, "notes"), NULL);
+	f->from_file = true;
+	return 0;
+}
+
+int
+facts_load_file(const char *path, struct facts *f, char *err, size_t errsize)
+{
+	json_error_t je;
+	json_t *doc;
+	int rc;
+
+	if (!strcmp(path, "-"))
+		doc = json_loadf(stdin, 0, &je);
+	else {
+		FILE *fp = fopen(path, "r");
+		if (!fp) {
+			snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		doc = json_loadf(fp, 0, &je);
+		fclose(fp);
+	}
+	if (!doc) {
+		snprintf(err, errsize, "'%s' is not valid JSON (line %d, column %d: %s)",
+			 path, je.line, je.column, je.text);
+		return -1;
+	}
+	rc = facts_from_json(doc, f, err, errsize);
+	if (rc < 0) {
+		char tmp[256];
+		snprintf(tmp, sizeof(tmp), "'%s': %s", path, err);
+		str_copy(err, errsize, tmp);
+	}
+	json_decref(doc);
+	return rc;
+}

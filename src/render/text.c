@@ -1,7 +1,523 @@
-/* PLACEHOLDER - replaced by the real module. */
+/*
+ * text.c - the human report: one section per layer (host, hw, kmod, driver,
+ * libs, env, resources) with what was found, then the findings with their
+ * evidence and fix. Fits 80 columns (prose is wrapped; paths and commands
+ * are never broken), colour only when asked for (render_want_color).
+ */
 #include "render/render.h"
-#include <unistd.h>
+#include "base/buf.h"
+#include "base/str.h"
+
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-bool render_want_color(const char *m, FILE *o) { (void)m; (void)o; return false; }
-void render_text(FILE *out, const struct facts *f, const struct findings *fs, const struct render_opts *o) { (void)f; (void)o; fprintf(out, "%zu findings\n", fs->n); }
+#include <unistd.h>
+
+#define C_RESET "\033[0m"
+#define C_BOLD "\033[1m"
+#define C_DIM "\033[2m"
+#define C_RED "\033[31m"
+#define C_GREEN "\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_CYAN "\033[36m"
+
+struct out {
+	FILE *fp;
+	const struct render_opts *o;
+};
+
+bool
+render_want_color(const char *mode, FILE *out)
+{
+	const char *term = getenv("TERM");
+	const char *nc = getenv("NO_COLOR");
+
+	if (mode && !strcmp(mode, "always"))
+		return true;
+	if (mode && !strcmp(mode, "never"))
+		return false;
+	if (nc && *nc)
+		return false;
+	if (term && !strcmp(term, "dumb"))
+		return false;
+	return isatty(fileno(out));
+}
+
+static const char *
+col(const struct out *w, const char *code)
+{
+	return w->o->color ? code : "";
+}
+
+static void
+heading(const struct out *w, const char *name)
+{
+	fprintf(w->fp, "\n%s%s%s\n", col(w, C_BOLD), name, col(w, C_RESET));
+}
+
+/* "  label     text" with the label padded to 10 columns. */
+static void
+row(const struct out *w, const char *label, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+row(const struct out *w, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(w->fp, "  %-10s", label);
+	va_start(ap, fmt);
+	vfprintf(w->fp, fmt, ap);
+	va_end(ap);
+	fputc('\n', w->fp);
+}
+
+/* Print text wrapped at the width, every line starting with `indent`
+ * spaces (the first line too). Words longer than a line stay whole. */
+static void
+wrap(const struct out *w, int indent, const char *text)
+{
+	int width = w->o->width > 20 ? w->o->width : 80;
+	int col_ = 0;
+	const char *p = text;
+
+	while (*p) {
+		const char *e = p;
+		int len;
+
+		while (*e && *e != ' ' && *e != '\n')
+			e++;
+		len = (int)(e - p);
+		if (col_ == 0) {
+			fprintf(w->fp, "%*s", indent, "");
+			col_ = indent;
+		} else if (col_ + 1 + len > width) {
+			fprintf(w->fp, "\n%*s", indent, "");
+			col_ = indent;
+		} else {
+			fputc(' ', w->fp);
+			col_++;
+		}
+		fwrite(p, 1, (size_t)len, w->fp);
+		col_ += len;
+		p = e;
+		while (*p == ' ')
+			p++;
+		if (*p == '\n') {
+			fputc('\n', w->fp);
+			col_ = 0;
+			p++;
+		}
+	}
+	if (col_)
+		fputc('\n', w->fp);
+}
+
+static const char *
+yes(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+/* ---- host ------------------------------------------------------------------ */
+
+static void
+section_host(const struct out *w, const struct facts *f)
+{
+	const struct host_facts *h = &f->host;
+	struct buf b;
+
+	heading(w, "HOST");
+	buf_init(&b);
+	buf_adds(&b, h->os_pretty[0] ? h->os_pretty : h->os_id[0] ? h->os_id : "unknown OS");
+	if (h->kernel_release[0])
+		buf_addf(&b, ", kernel %s", h->kernel_release);
+	if (h->arch[0])
+		buf_addf(&b, ", %s", h->arch);
+	if (h->glibc_version[0])
+		buf_addf(&b, ", glibc %s", h->glibc_version);
+	row(w, "system", "%s", b.s);
+	buf_reset(&b);
+	if (h->cpu_valid) {
+		buf_addf(&b, "%s", h->cpu_model[0] ? h->cpu_model : "unknown CPU");
+		if (h->cpu_count > 0)
+			buf_addf(&b, " x%d", h->cpu_count);
+		buf_addf(&b, "; AVX %s, AVX2 %s, AVX-512 %s", yes(h->cpu_avx), yes(h->cpu_avx2),
+			 yes(h->cpu_avx512f));
+		row(w, "cpu", "%s", b.s);
+		buf_reset(&b);
+	}
+	if (h->container)
+		buf_addf(&b, "container (%s)", h->container_kind[0] ? h->container_kind : "unknown kind");
+	else
+		buf_adds(&b, "no container");
+	if (h->wsl)
+		buf_addf(&b, ", WSL2 (Windows driver libcuda %s)", h->wsl_libcuda ? "present" : "absent");
+	if (h->hypervisor[0])
+		buf_addf(&b, ", VM: %s", h->hypervisor);
+	buf_addf(&b, ", Secure Boot %s",
+		 h->secure_boot == 1 ? "on" : h->secure_boot == 0 ? "off" : "unknown");
+	row(w, "platform", "%s", b.s);
+	buf_release(&b);
+}
+
+/* ---- hw -------------------------------------------------------------------- */
+
+static void
+section_hw(const struct out *w, const struct facts *f)
+{
+	int i;
+
+	heading(w, "HARDWARE");
+	if (!f->ngpus)
+		row(w, "gpu", "no NVIDIA GPU on the PCI bus");
+	for (i = 0; i < f->ngpus; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		char label[16];
+		struct buf b;
+		uint64_t mib = g->memory_total_mib ? g->memory_total_mib : g->kb_memory_mib;
+
+		buf_init(&b);
+		STR_FMT(label, "gpu %d", i);
+		buf_adds(&b, g->name[0] ? g->name : "unknown NVIDIA GPU");
+		if (g->architecture[0])
+			buf_addf(&b, ", %s", g->architecture);
+		if (g->compute_capability[0])
+			buf_addf(&b, ", compute %s", g->compute_capability);
+		if (mib)
+			buf_addf(&b, ", %llu MiB", (unsigned long long)mib);
+		row(w, label, "%s", b.s);
+		buf_reset(&b);
+		buf_addf(&b, "%s [%04x:%04x], driver %s", g->pci_bus_id, g->vendor, g->device,
+			 g->kernel_driver[0] ? g->kernel_driver : "none");
+		if (g->link_width_max > 0)
+			buf_addf(&b, ", PCIe %s x%d (max %s x%d)", g->link_speed_cur, g->link_width_cur,
+				 g->link_speed_max, g->link_width_max);
+		row(w, "", "%s", b.s);
+		if (g->uuid[0])
+			row(w, "", "%s", g->uuid);
+		buf_release(&b);
+	}
+	for (i = 0; i < f->nother_gpus; i++) {
+		const struct other_gpu_facts *o = &f->other_gpus[i];
+		row(w, "other gpu", "%s [%04x:%04x], driver %s%s", o->pci_bus_id, o->vendor, o->device,
+		    o->kernel_driver[0] ? o->kernel_driver : "none",
+		    o->boot_vga ? ", primary display" : "");
+	}
+}
+
+/* ---- kmod ------------------------------------------------------------------ */
+
+static void
+section_kmod(const struct out *w, const struct facts *f)
+{
+	const struct kmod_facts *k = &f->kmod;
+	struct buf b;
+	int i, missing = 0;
+
+	heading(w, "KERNEL MODULES");
+	if (!k->modules_readable)
+		row(w, "modules", "/proc/modules could not be read");
+	if (k->nvidia_version[0])
+		row(w, "nvidia", "%s%s%s%s", k->nvidia_version, k->flavour[0] ? " (" : "", k->flavour,
+		    k->flavour[0] ? " kernel module)" : "");
+	else
+		row(w, "nvidia", "%s%s", k->nvidia ? "loaded" : "not loaded",
+		    k->nvidia_module_installed ? ", installed" : "");
+	buf_init(&b);
+	buf_addf(&b, "nvidia %s, nvidia_uvm %s, nvidia_modeset %s, nvidia_drm %s, nouveau %s",
+		 k->nvidia ? "loaded" : "-", k->nvidia_uvm ? "loaded" : "-",
+		 k->nvidia_modeset ? "loaded" : "-", k->nvidia_drm ? "loaded" : "-",
+		 k->nouveau ? "LOADED" : "-");
+	if (k->modules_readable)
+		row(w, "loaded", "%s", b.s);
+	buf_reset(&b);
+	for (i = 0; i < k->ndevnodes; i++) {
+		const struct devnode_facts *d = &k->devnodes[i];
+		if (!d->exists) {
+			missing++;
+			continue;
+		}
+		buf_addf(&b, "%s%s%s", b.len ? " " : "", d->path + (str_starts(d->path, "/dev/") ? 5 : 0),
+			 d->accessible ? "" : "(no access)");
+	}
+	if (b.len)
+		row(w, "/dev", "%s", b.s);
+	if (missing) {
+		buf_reset(&b);
+		for (i = 0; i < k->ndevnodes; i++)
+			if (!k->devnodes[i].exists)
+				buf_addf(&b, "%s%s", b.len ? " " : "", k->devnodes[i].path);
+		row(w, "missing", "%s", b.s);
+	}
+	buf_release(&b);
+}
+
+/* ---- driver ---------------------------------------------------------------- */
+
+static const char *
+child_words(int state)
+{
+	switch (state) {
+	case CHILD_OK:
+		return "answered";
+	case CHILD_LOAD_FAILED:
+		return "could not be loaded";
+	case CHILD_CRASHED:
+		return "CRASHED";
+	case CHILD_TIMEOUT:
+		return "HUNG (timed out)";
+	case CHILD_FAILED:
+		return "probe failed";
+	default:
+		return "not loaded";
+	}
+}
+
+static void
+section_driver(const struct out *w, const struct facts *f)
+{
+	const struct driver_facts *d = &f->driver;
+	int i;
+
+	heading(w, "DRIVER");
+	if (d->version[0])
+		row(w, "version", "%s (from %s)%s%s", d->version, d->version_source,
+		    d->cuda_version[0] ? ", runs CUDA up to " : "", d->cuda_version);
+	for (i = 0; i < d->nlibs; i++) {
+		const struct driver_lib_facts *l = &d->libs[i];
+		if (!l->is_stub && !l->loader_pick && !w->o->verbose)
+			continue;
+		row(w, l->name, "%s%s%s%s%s", l->path, l->version[0] ? " (" : "", l->version,
+		    l->version[0] ? ")" : "",
+		    l->is_stub ? " - toolkit stub, not a driver" : l->loader_pick ? " *" : "");
+	}
+	if (!d->nlibs)
+		row(w, "libcuda", "not found");
+	if (d->cuda_state == CHILD_OK) {
+		if (d->cuinit_called)
+			row(w, "cuInit", "%s (%d)%s, %d device%s, %.0f ms",
+			    d->cuinit_name[0] ? d->cuinit_name : "?", d->cuinit_rc,
+			    d->cuinit_rc ? " FAILED" : "", d->cuda_device_count < 0 ? 0 : d->cuda_device_count,
+			    d->cuda_device_count == 1 ? "" : "s", d->cuda_ms);
+	} else if (d->cuda_state != CHILD_NOT_RUN) {
+		row(w, "libcuda", "%s%s%s", child_words(d->cuda_state), d->cuda_error[0] ? ": " : "",
+		    d->cuda_error);
+	}
+	if (d->nvml_state == CHILD_OK)
+		row(w, "NVML", "%s%s, %d device%s", d->nvml_init_rc ? "init failed: " : "driver ",
+		    d->nvml_init_rc ? d->nvml_init_name : d->nvml_driver_version,
+		    d->nvml_device_count < 0 ? 0 : d->nvml_device_count,
+		    d->nvml_device_count == 1 ? "" : "s");
+	else if (d->nvml_state != CHILD_NOT_RUN)
+		row(w, "NVML", "%s%s%s", child_words(d->nvml_state), d->nvml_error[0] ? ": " : "",
+		    d->nvml_error);
+}
+
+/* ---- libs ------------------------------------------------------------------ */
+
+static bool
+is_sublib(const char *name)
+{
+	return str_starts(name, "cudnn_");
+}
+
+static void
+section_libs(const struct out *w, const struct facts *f)
+{
+	int i, hidden = 0;
+
+	heading(w, "CUDA LIBRARIES");
+	if (!f->nlibs)
+		row(w, "", "none found");
+	for (i = 0; i < f->nlibs; i++) {
+		const struct lib_facts *l = &f->libs[i];
+		if (is_sublib(l->name) && !w->o->verbose) {
+			hidden++;
+			continue;
+		}
+		fprintf(w->fp, "  %-10s%-11s %-9s %s%s\n", l->name, l->version[0] ? l->version : "?",
+			lib_origin_name(l->origin), l->path, l->loader_pick ? " *" : "");
+	}
+	if (f->nlibs)
+		fprintf(w->fp, "  %s(* = the copy the dynamic loader picks%s)%s\n", col(w, C_DIM),
+			hidden ? "; cuDNN sub-libraries hidden, -v shows them" : "", col(w, C_RESET));
+}
+
+/* ---- env ------------------------------------------------------------------- */
+
+static void
+section_env(const struct out *w, const struct facts *f)
+{
+	int i, shown = 0;
+
+	heading(w, "ENVIRONMENT");
+	for (i = 0; i < f->env.nvars; i++) {
+		const struct env_var_facts *v = &f->env.vars[i];
+		if (!v->set)
+			continue;
+		fprintf(w->fp, "  %s=%s%s%s\n", v->name, v->value[0] ? "" : "\"", v->value,
+			v->value[0] ? "" : "\"");
+		shown++;
+	}
+	for (i = 0; i < f->env.nldpath; i++)
+		if (!f->env.ldpath[i].exists)
+			fprintf(w->fp, "    LD_LIBRARY_PATH entry %s does not exist\n", f->env.ldpath[i].dir);
+	if (!shown)
+		row(w, "", "no GPU-related variables set");
+}
+
+/* ---- resources ------------------------------------------------------------- */
+
+static void
+section_resources(const struct out *w, const struct facts *f)
+{
+	int i, any = 0;
+
+	heading(w, "RESOURCES");
+	for (i = 0; i < f->ngpus; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		char label[16];
+		struct buf b;
+
+		if (!g->nvml_valid)
+			continue;
+		any = 1;
+		buf_init(&b);
+		STR_FMT(label, "gpu %d", i);
+		buf_addf(&b, "%llu / %llu MiB used", (unsigned long long)g->memory_used_mib,
+			 (unsigned long long)(g->memory_used_mib + g->memory_free_mib));
+		if (g->temperature_c >= 0)
+			buf_addf(&b, ", %d C", g->temperature_c);
+		if (g->power_mw >= 0) {
+			buf_addf(&b, ", %d W", g->power_mw / 1000);
+			if (g->power_limit_mw > 0)
+				buf_addf(&b, " / %d W", g->power_limit_mw / 1000);
+		}
+		if (g->utilization_gpu >= 0)
+			buf_addf(&b, ", %d%% busy", g->utilization_gpu);
+		if (g->persistence_mode >= 0)
+			buf_addf(&b, ", persistence %s", g->persistence_mode ? "on" : "off");
+		if (g->mig_mode == 1)
+			buf_adds(&b, ", MIG on");
+		row(w, label, "%s", b.s);
+		buf_release(&b);
+	}
+	for (i = 0; i < f->nprocs; i++) {
+		const struct proc_facts *p = &f->procs[i];
+		char used[32] = "?";
+
+		if (p->used_mib != UINT64_MAX)
+			STR_FMT(used, "%llu MiB", (unsigned long long)p->used_mib);
+		row(w, i ? "" : "processes", "pid %u %s on %s: %s, %s%s%c", p->pid,
+		    p->name[0] ? p->name : "?", p->gpu_bus_id, used, p->alive ? "running" : "not visible",
+		    p->alive && p->state != '?' && p->state ? ", state " : "",
+		    p->alive && p->state != '?' ? p->state : ' ');
+		any = 1;
+	}
+	if (!f->nprocs && any)
+		row(w, "processes", "none hold GPU memory");
+	if (!any)
+		row(w, "", "no GPU state (NVML did not answer)");
+}
+
+/* ---- findings -------------------------------------------------------------- */
+
+static void
+print_finding(const struct out *w, const struct finding *fi)
+{
+	const char *mark, *colour;
+	int k;
+
+	switch (fi->severity) {
+	case SEV_ERROR:
+		mark = "ERROR";
+		colour = C_RED;
+		break;
+	case SEV_WARN:
+		mark = "WARN ";
+		colour = C_YELLOW;
+		break;
+	default:
+		mark = "INFO ";
+		colour = C_CYAN;
+		break;
+	}
+	fprintf(w->fp, "\n%s%s%s %s%s%s\n", col(w, C_BOLD), col(w, colour), mark, fi->id,
+		col(w, C_RESET), "");
+	wrap(w, 2, fi->title);
+	for (k = 0; k < fi->nevidence; k++) {
+		struct buf b;
+		buf_init(&b);
+		buf_addf(&b, "- %s", fi->evidence[k]);
+		fprintf(w->fp, "%s", col(w, C_DIM));
+		wrap(w, 4, b.s);
+		fprintf(w->fp, "%s", col(w, C_RESET));
+		buf_release(&b);
+	}
+	if (fi->fix) {
+		const char *p = fi->fix;
+		fprintf(w->fp, "  %sfix:%s\n", col(w, C_BOLD), col(w, C_RESET));
+		while (*p) {
+			const char *e = strchr(p, '\n');
+			size_t n = e ? (size_t)(e - p) : strlen(p);
+			char *line = strndup(p, n);
+
+			/* commands and indented lines verbatim; prose wrapped */
+			if (line && (line[0] == ' ' || line[0] == '$' || str_starts(line, "sudo ")))
+				fprintf(w->fp, "    %s%s%s\n", col(w, C_GREEN), line, col(w, C_RESET));
+			else if (line)
+				wrap(w, 4, line);
+			free(line);
+			p += n;
+			if (*p == '\n')
+				p++;
+		}
+	}
+}
+
+void
+render_text(FILE *out, const struct facts *f, const struct findings *fs, const struct render_opts *o)
+{
+	struct out w = {.fp = out, .o = o};
+	size_t i, nerr = 0, nwarn = 0, ninfo = 0;
+
+	fprintf(out, "%sgpudoctor %s%s", col(&w, C_BOLD), f->tool_version[0] ? f->tool_version : GPUDOCTOR_VERSION,
+		col(&w, C_RESET));
+	if (f->hostname[0])
+		fprintf(out, " on %s", f->hostname);
+	if (f->from_file)
+		fprintf(out, ", facts recorded %s", f->collected_at[0] ? f->collected_at : "earlier");
+	else if (f->total_ms > 0)
+		fprintf(out, " (%.0f ms)", f->total_ms);
+	fputc('\n', out);
+
+	section_host(&w, f);
+	section_hw(&w, f);
+	section_kmod(&w, f);
+	section_driver(&w, f);
+	section_libs(&w, f);
+	section_env(&w, f);
+	section_resources(&w, f);
+	if (o->verbose && f->nnotes) {
+		heading(&w, "PROBE NOTES");
+		for (i = 0; i < (size_t)f->nnotes; i++)
+			fprintf(out, "  %-10s%s\n", f->notes[i].probe, f->notes[i].note);
+	}
+
+	for (i = 0; i < fs->n; i++) {
+		if (fs->v[i].severity == SEV_ERROR)
+			nerr++;
+		else if (fs->v[i].severity == SEV_WARN)
+			nwarn++;
+		else
+			ninfo++;
+	}
+	heading(&w, "FINDINGS");
+	if (!fs->n)
+		fprintf(out, "  %sNo problems found.%s\n", col(&w, C_GREEN), col(&w, C_RESET));
+	for (i = 0; i < fs->n; i++)
+		print_finding(&w, &fs->v[i]);
+	fprintf(out, "\n%s%zu error%s, %zu warning%s, %zu note%s%s\n", col(&w, C_BOLD), nerr,
+		nerr == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s", ninfo, ninfo == 1 ? "" : "s",
+		col(&w, C_RESET));
+}
