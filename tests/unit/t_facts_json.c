@@ -1,0 +1,184 @@
+/*
+ * t_facts_json.c - the facts document round-trips: what --json writes,
+ * --from reads back to the same struct facts; and bad documents are refused.
+ */
+#include "unit.h"
+
+#include "base/str.h"
+#include "render/facts_json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct facts *
+sample(void)
+{
+	struct facts *f = calloc(1, sizeof(*f));
+	struct gpu_facts *g;
+
+	facts_init(f);
+	STR_COPY(f->tool_version, "0.1.0");
+	STR_COPY(f->hostname, "h200-node");
+	STR_COPY(f->collected_at, "2026-11-30T14:33:49Z");
+	STR_COPY(f->host.os_id, "ubuntu");
+	STR_COPY(f->host.os_pretty, "Ubuntu 24.04.3 LTS");
+	STR_COPY(f->host.pkg_manager, "apt");
+	f->host.cpu_valid = true;
+	f->host.cpu_avx2 = true;
+	f->host.cpu_count = 16;
+	f->host.secure_boot = 0;
+	f->host.uid = 1000;
+	f->host.ngids = 2;
+	f->host.gids[0] = 1000;
+	f->host.gids[1] = 44;
+	f->ngpus = 1;
+	g = &f->gpus[0];
+	STR_COPY(g->pci_bus_id, "0000:00:06.0");
+	g->vendor = 0x10de;
+	g->device = 0x2335;
+	g->class_code = 0x030200;
+	STR_COPY(g->name, "NVIDIA H200");
+	STR_COPY(g->compute_capability, "9.0");
+	g->memory_total_mib = 143771;
+	g->nvml_valid = true;
+	g->temperature_c = 32;
+	g->power_mw = 106000;
+	g->throttle_reasons = 0x4;
+	f->nother_gpus = 1;
+	STR_COPY(f->other_gpus[0].pci_bus_id, "0000:00:02.0");
+	f->other_gpus[0].vendor = 0x8086;
+	f->kmod.nvidia = true;
+	STR_COPY(f->kmod.nvidia_version, "580.159.04");
+	f->kmod.ndevnodes = 1;
+	STR_COPY(f->kmod.devnodes[0].path, "/dev/nvidiactl");
+	f->kmod.devnodes[0].exists = true;
+	f->kmod.devnodes[0].mode = 0666;
+	STR_COPY(f->driver.version, "580.159.04");
+	STR_COPY(f->driver.cuda_version, "13.0");
+	f->driver.cuda_state = CHILD_CRASHED;
+	f->driver.cuda_signal = 11;
+	f->driver.cuda_ms = 101.5;
+	f->driver.nlibs = 1;
+	STR_COPY(f->driver.libs[0].name, "libcuda");
+	f->driver.libs[0].is_stub = true;
+	f->nlibs = 2;
+	STR_COPY(f->libs[0].name, "cudnn");
+	STR_COPY(f->libs[0].version, "9.19.0");
+	f->libs[0].origin = ORIGIN_PIP;
+	STR_COPY(f->libs[1].name, "cudart");
+	f->libs[1].origin = ORIGIN_TOOLKIT;
+	f->env.nvars = 1;
+	STR_COPY(f->env.vars[0].name, "CUDA_VISIBLE_DEVICES");
+	f->env.vars[0].set = true; /* set to "" */
+	f->env.nldpath = 1;
+	STR_COPY(f->env.ldpath[0].dir, "/usr/local/nvidia/lib64");
+	f->nprocs = 1;
+	f->procs[0].pid = 4242;
+	f->procs[0].used_mib = UINT64_MAX;
+	f->procs[0].state = 'T';
+	f->nnotes = 1;
+	STR_COPY(f->notes[0].probe, "libs");
+	STR_COPY(f->notes[0].note, "x");
+	f->total_ms = 12.5;
+	return f;
+}
+
+static void
+test_round_trip(void **state)
+{
+	struct facts *a = sample(), *b = calloc(1, sizeof(*b));
+	char err[128];
+	json_t *doc = facts_to_json(a, NULL);
+
+	facts_init(b);
+	assert_int_equal(facts_from_json(doc, b, err, sizeof(err)), 0);
+	assert_true(b->from_file);
+	b->from_file = false;
+	assert_memory_equal(a, b, sizeof(*a));
+	json_decref(doc);
+	free(a);
+	free(b);
+}
+
+static void
+test_paths_relied_on(void **state)
+{
+	struct facts *a = sample();
+	json_t *doc = facts_to_json(a, NULL);
+	json_t *gpu = json_array_get(json_object_get(doc, "gpus"), 0);
+	json_t *lib = json_array_get(json_object_get(doc, "libs"), 0);
+
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "gpudoctor/facts/1");
+	assert_string_equal(json_string_value(json_object_get(gpu, "pci_device_id")), "0x2335");
+	assert_string_equal(json_string_value(json_object_get(gpu, "compute_capability")), "9.0");
+	assert_int_equal(json_integer_value(json_object_get(gpu, "memory_total_mib")), 143771);
+	assert_string_equal(json_string_value(json_object_get(lib, "origin")), "pip");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "driver"), "cuda_state")),
+			    "crashed");
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(doc, "procs"), 0), "used_mib")));
+	json_decref(doc);
+	free(a);
+}
+
+static void
+test_findings_json(void **state)
+{
+	struct findings fs;
+	struct finding *fi;
+	json_t *a, *o;
+
+	findings_init(&fs);
+	fi = findings_add(&fs, "kmod.nouveau_loaded", SEV_ERROR, "nouveau holds %s", "GPU 0");
+	finding_evidence(fi, "/proc/modules lists nouveau");
+	finding_fix(fi, "sudo update-initramfs -u");
+	a = findings_to_json(&fs);
+	o = json_array_get(a, 0);
+	assert_string_equal(json_string_value(json_object_get(o, "id")), "kmod.nouveau_loaded");
+	assert_string_equal(json_string_value(json_object_get(o, "severity")), "error");
+	assert_string_equal(json_string_value(json_object_get(o, "layer")), "kmod");
+	assert_string_equal(json_string_value(json_object_get(o, "title")), "nouveau holds GPU 0");
+	assert_int_equal(json_array_size(json_object_get(o, "evidence")), 1);
+	assert_string_equal(json_string_value(json_object_get(o, "fix")), "sudo update-initramfs -u");
+	json_decref(a);
+	findings_release(&fs);
+}
+
+static void
+test_refuses_bad_documents(void **state)
+{
+	struct facts *f = calloc(1, sizeof(*f));
+	char err[256];
+	json_t *doc;
+
+	facts_init(f);
+	doc = json_loads("[1,2]", 0, NULL);
+	assert_int_equal(facts_from_json(doc, f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not an object"));
+	json_decref(doc);
+	doc = json_loads("{\"schema\":\"gpudoctor/facts/9\"}", 0, NULL);
+	assert_int_equal(facts_from_json(doc, f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "newer"));
+	json_decref(doc);
+	/* wrong types and oversized arrays are ignored / capped, never fatal */
+	doc = json_loads("{\"schema\":\"gpudoctor/facts/1\",\"host\":{\"uid\":\"x\",\"os_id\":5},"
+			 "\"gpus\":[{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}],"
+			 "\"libs\":7}", 0, NULL);
+	assert_int_equal(facts_from_json(doc, f, err, sizeof(err)), 0);
+	assert_int_equal(f->ngpus, MAX_GPUS);
+	assert_int_equal(f->nlibs, 0);
+	assert_int_equal(f->gpus[0].temperature_c, -1);
+	json_decref(doc);
+	free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_paths_relied_on),
+		cmocka_unit_test(test_findings_json),
+		cmocka_unit_test(test_refuses_bad_documents),
+	};
+	return cmocka_run_group_tests_name("facts_json", tests, NULL, NULL);
+}
