@@ -71,13 +71,14 @@ row(const struct out *w, const char *label, const char *fmt, ...)
 	fputc('\n', w->fp);
 }
 
-/* Print text wrapped at the width, every line starting with `indent`
- * spaces (the first line too). Words longer than a line stay whole. */
+/* Print text wrapped at the width: the first line starts with `first`
+ * spaces, the others with `indent`. Words longer than a line stay whole. */
 static void
-wrap(const struct out *w, int indent, const char *text)
+wrap_hanging(const struct out *w, int first, int indent, const char *text)
 {
 	int width = w->o->width > 20 ? w->o->width : 80;
 	int col_ = 0;
+	bool started = false;
 	const char *p = text;
 
 	while (*p) {
@@ -88,8 +89,10 @@ wrap(const struct out *w, int indent, const char *text)
 			e++;
 		len = (int)(e - p);
 		if (col_ == 0) {
-			fprintf(w->fp, "%*s", indent, "");
-			col_ = indent;
+			int n = started ? indent : first;
+			fprintf(w->fp, "%*s", n, "");
+			col_ = n;
+			started = true;
 		} else if (col_ + 1 + len > width) {
 			fprintf(w->fp, "\n%*s", indent, "");
 			col_ = indent;
@@ -97,6 +100,7 @@ wrap(const struct out *w, int indent, const char *text)
 			fputc(' ', w->fp);
 			col_++;
 		}
+		started = true;
 		fwrite(p, 1, (size_t)len, w->fp);
 		col_ += len;
 		p = e;
@@ -110,6 +114,12 @@ wrap(const struct out *w, int indent, const char *text)
 	}
 	if (col_)
 		fputc('\n', w->fp);
+}
+
+static void
+wrap(const struct out *w, int indent, const char *text)
+{
+	wrap_hanging(w, indent, indent, text);
 }
 
 static const char *
@@ -152,8 +162,10 @@ section_host(const struct out *w, const struct facts *f)
 		buf_adds(&b, "no container");
 	if (h->wsl)
 		buf_addf(&b, ", WSL2 (Windows driver libcuda %s)", h->wsl_libcuda ? "present" : "absent");
-	if (h->hypervisor[0])
-		buf_addf(&b, ", VM: %s", h->hypervisor);
+	if (h->hypervisor[0] && strcmp(h->hypervisor, "unidentified"))
+		buf_addf(&b, ", virtual machine (%s)", h->hypervisor);
+	else if (h->hypervisor[0])
+		buf_adds(&b, ", virtual machine");
 	buf_addf(&b, ", Secure Boot %s",
 		 h->secure_boot == 1 ? "on" : h->secure_boot == 0 ? "off" : "unknown");
 	row(w, "platform", "%s", b.s);
@@ -242,7 +254,7 @@ section_kmod(const struct out *w, const struct facts *f)
 	}
 	if (b.len)
 		row(w, "/dev", "%s", b.s);
-	if (missing) {
+	if (missing && (f->ngpus || k->nvidia)) {
 		buf_reset(&b);
 		for (i = 0; i < k->ndevnodes; i++)
 			if (!k->devnodes[i].exists)
@@ -450,7 +462,7 @@ print_finding(const struct out *w, const struct finding *fi)
 		buf_init(&b);
 		buf_addf(&b, "- %s", fi->evidence[k]);
 		fprintf(w->fp, "%s", col(w, C_DIM));
-		wrap(w, 4, b.s);
+		wrap_hanging(w, 4, 6, b.s);
 		fprintf(w->fp, "%s", col(w, C_RESET));
 		buf_release(&b);
 	}
