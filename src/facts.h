@@ -161,7 +161,8 @@ struct driver_lib_facts {
 	char real_path[F_PATH];      /* symlinks resolved */
 	char name[16];               /* libcuda, libnvidia-ml */
 	char version[32];            /* from the real file name: 580.159.04 */
-	char found_via[24];          /* ld_so_cache, ld_library_path, wsl, default */
+	char found_via[24];          /* ld_so_cache, ld_library_path, wsl, default,
+	                                nvidia_dir, stubs */
 	bool is_stub;                /* toolkit stub: never a driver */
 	bool loader_pick;            /* what dlopen(soname) would load */
 	bool is_elf;                 /* a real ELF shared object for this machine */
@@ -212,7 +213,7 @@ enum lib_origin {
 };
 
 struct lib_facts {
-	char name[16];               /* cudart, cublas, cublasLt, cufft, curand,
+	char name[32];               /* cudart, cublas, cublasLt, cufft, curand,
 	                                cusolver, cusparse, cudnn, cudnn_ops, ...,
 	                                nccl, nvrtc, nvjitlink, tensorrt */
 	char path[F_PATH];           /* as found, without the root prefix */
@@ -258,7 +259,7 @@ struct proc_facts {
 	char name[F_NAME];           /* comm */
 	bool alive;                  /* /proc/PID exists (in our pid namespace) */
 	char state;                  /* R S D T Z ..., '?' unknown */
-	char type[8];                /* compute, graphics */
+	char type[12];               /* compute, graphics */
 };
 
 /* ---- probe bookkeeping ------------------------------------------------------ */

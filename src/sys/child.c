@@ -134,17 +134,20 @@ child_finish(struct child *c, void *buf, size_t size, struct child_result *r)
 		struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
 		int k;
 
-		if (left <= 0) {
-			timed_out = true;
-			break;
-		}
-		k = poll(&pfd, 1, (int)left + 1);
+		/* past the deadline, still take what already arrived: the
+		 * caller may collect one child after waiting on another */
+		k = poll(&pfd, 1, left > 0 ? (int)left + 1 : 0);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
 			break;
-		if (k == 0)
+		if (k == 0) {
+			if (left <= 0) {
+				timed_out = true;
+				break;
+			}
 			continue;
+		}
 		{
 			ssize_t n = read(c->fd, p + r->len, size - r->len);
 			if (n < 0 && errno == EINTR)

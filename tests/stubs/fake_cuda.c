@@ -1,0 +1,313 @@
+/*
+ * fake_cuda.c - a mock libcuda.so.1 for the test suite: the CUDA driver API
+ * entry points gpudoctor calls, answering from the scenario file named by
+ * GPUDOCTOR_FAKE_SCENARIO (format in README.md). It can also crash, abort or
+ * hang inside cuInit on demand, the way broken drivers do.
+ *
+ * Declarations come from src/nvidia/cuda_api.h, the same ones the probe
+ * uses; the suite on a real GPU checks them against the real library.
+ */
+#include "../../src/nvidia/cuda_api.h"
+#include "fake_scenario.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FAKE_MAX_DEVS 16
+
+enum { B_NORMAL, B_CRASH, B_HANG, B_ABORT };
+
+struct fake_dev {
+	char name[256];
+	unsigned char uuid[16];
+	char bus_id[32];
+	int major, minor;
+	unsigned long long mem_mib;
+};
+
+static struct {
+	int read;
+	int initialised;
+	int driver_version;
+	int cuinit;
+	int behaviour;
+	long delay_ms;
+	int ndevs;
+	struct fake_dev devs[FAKE_MAX_DEVS];
+} S;
+
+static void
+parse_uuid(const char *s, unsigned char *out)
+{
+	int n = 0, hi = -1;
+
+	if (!strncmp(s, "GPU-", 4))
+		s += 4;
+	for (; *s && n < 16; s++) {
+		int v;
+		if (*s >= '0' && *s <= '9')
+			v = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			v = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			v = *s - 'A' + 10;
+		else
+			continue;
+		if (hi < 0) {
+			hi = v;
+		} else {
+			out[n++] = (unsigned char)(hi << 4 | v);
+			hi = -1;
+		}
+	}
+}
+
+static void
+on_line(const char *key, char **f, int n, void *ctx)
+{
+	(void)ctx;
+	if (!strcmp(key, "cuda_driver_version")) {
+		S.driver_version = (int)fake_num(f, n, 0, 13000);
+	} else if (!strcmp(key, "cuinit")) {
+		S.cuinit = (int)fake_num(f, n, 0, 0);
+	} else if (!strcmp(key, "cuinit_delay_ms")) {
+		S.delay_ms = (long)fake_num(f, n, 0, 0);
+	} else if (!strcmp(key, "cuinit_behaviour")) {
+		S.behaviour = !strcmp(f[0], "crash") ? B_CRASH
+			: !strcmp(f[0], "hang")      ? B_HANG
+			: !strcmp(f[0], "abort")     ? B_ABORT
+						     : B_NORMAL;
+	} else if (!strcmp(key, "device") && S.ndevs < FAKE_MAX_DEVS) {
+		struct fake_dev *d = &S.devs[S.ndevs++];
+		const char *cc = n > 3 ? f[3] : "";
+		fake_str(d->name, sizeof(d->name), f, n, 0);
+		if (n > 1)
+			parse_uuid(f[1], d->uuid);
+		fake_str(d->bus_id, sizeof(d->bus_id), f, n, 2);
+		d->major = atoi(cc);
+		d->minor = strchr(cc, '.') ? atoi(strchr(cc, '.') + 1) : 0;
+		d->mem_mib = (unsigned long long)fake_num(f, n, 4, 0);
+	}
+}
+
+static void
+load(void)
+{
+	if (S.read)
+		return;
+	S.read = 1;
+	S.driver_version = 13000;
+	fake_scenario_read(on_line, NULL);
+}
+
+static struct fake_dev *
+dev(CUdevice d)
+{
+	load();
+	return d >= 0 && d < S.ndevs ? &S.devs[d] : NULL;
+}
+
+CUresult
+cuDriverGetVersion(int *v)
+{
+	load();
+	if (!v)
+		return CUDA_ERROR_INVALID_VALUE;
+	*v = S.driver_version;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuInit(unsigned int flags)
+{
+	load();
+	if (flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (S.delay_ms > 0)
+		fake_sleep_ms(S.delay_ms);
+	switch (S.behaviour) {
+	case B_CRASH: {
+		/* through a volatile pointer so the compiler cannot see the NULL */
+		volatile int *volatile p = NULL;
+		*p = 1;
+		break;
+	}
+	case B_HANG:
+		for (;;)
+			pause();
+	case B_ABORT:
+		abort();
+	default:
+		break;
+	}
+	S.initialised = S.cuinit == CUDA_SUCCESS;
+	return S.cuinit;
+}
+
+static const struct {
+	int rc;
+	const char *name, *text;
+} errors[] = {
+	{0, "CUDA_SUCCESS", "no error"},
+	{1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+	{3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+	{34, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
+	{35, "CUDA_ERROR_INSUFFICIENT_DRIVER",
+		"CUDA driver version is insufficient for CUDA runtime version"},
+	{46, "CUDA_ERROR_DEVICE_UNAVAILABLE", "CUDA-capable device(s) is/are busy or unavailable"},
+	{100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+	{101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+	{304, "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed or operation not supported on this OS"},
+	{803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+		"system has unsupported display driver / cuda driver combination"},
+	{804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+		"forward compatibility was attempted on non supported HW"},
+	{999, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+static int
+error_index(CUresult rc)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+		if (errors[i].rc == rc)
+			return (int)i;
+	return -1;
+}
+
+CUresult
+cuGetErrorName(CUresult rc, const char **name)
+{
+	int i = error_index(rc);
+
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	*name = i >= 0 ? errors[i].name : NULL;
+	return i >= 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult
+cuGetErrorString(CUresult rc, const char **text)
+{
+	int i = error_index(rc);
+
+	if (!text)
+		return CUDA_ERROR_INVALID_VALUE;
+	*text = i >= 0 ? errors[i].text : NULL;
+	return i >= 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult
+cuDeviceGetCount(int *count)
+{
+	load();
+	if (!S.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!count)
+		return CUDA_ERROR_INVALID_VALUE;
+	*count = S.ndevs;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuDeviceGet(CUdevice *d, int ordinal)
+{
+	load();
+	if (!S.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!d)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!dev(ordinal))
+		return CUDA_ERROR_INVALID_DEVICE;
+	*d = ordinal;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuDeviceGetName(char *name, int len, CUdevice d)
+{
+	struct fake_dev *x = dev(d);
+
+	if (!S.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!x)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!name || len <= 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	snprintf(name, (size_t)len, "%s", x->name);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuDeviceGetUuid(CUuuid *u, CUdevice d)
+{
+	struct fake_dev *x = dev(d);
+
+	if (!S.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!x)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!u)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(u->bytes, x->uuid, sizeof(u->bytes));
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuDeviceGetUuid_v2(CUuuid *u, CUdevice d)
+{
+	return cuDeviceGetUuid(u, d);
+}
+
+CUresult
+cuDeviceGetPCIBusId(char *bus, int len, CUdevice d)
+{
+	struct fake_dev *x = dev(d);
+
+	if (!S.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!x)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!bus || len <= 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	snprintf(bus, (size_t)len, "%s", x->bus_id);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuDeviceGetAttribute(int *v, CUdevice_attribute attr, CUdevice d)
+{
+	struct fake_dev *x = dev(d);
+
+	if (!S.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!x)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!v)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
+		*v = x->major;
+	else if (attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+		*v = x->minor;
+	else
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuDeviceTotalMem_v2(size_t *bytes, CUdevice d)
+{
+	struct fake_dev *x = dev(d);
+
+	if (!S.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!x)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!bytes)
+		return CUDA_ERROR_INVALID_VALUE;
+	*bytes = (size_t)(x->mem_mib << 20);
+	return CUDA_SUCCESS;
+}

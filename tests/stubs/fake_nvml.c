@@ -1,0 +1,548 @@
+/*
+ * fake_nvml.c - a mock libnvidia-ml.so.1 for the test suite: the NVML entry
+ * points gpudoctor calls, answering from the scenario file named by
+ * GPUDOCTOR_FAKE_SCENARIO (format in README.md). nvmlInit can also crash,
+ * abort or hang on demand.
+ *
+ * Declarations come from src/nvidia/nvml_api.h, the same ones the probe
+ * uses; the suite on a real GPU checks them against the real library.
+ */
+#include "../../src/nvidia/nvml_api.h"
+#include "fake_scenario.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define FAKE_MAX_DEVS 16
+#define FAKE_MAX_PROCS 128
+#define UNSUPPORTED (-1LL)
+
+enum { B_NORMAL, B_CRASH, B_HANG, B_ABORT };
+
+/* Numbers of one nvml_gpu line, in the order of the line's fields 3..;
+ * UNSUPPORTED when absent or "-". */
+enum {
+	G_TOTAL, G_USED, G_TEMP, G_POWER, G_LIMIT, G_THROTTLE, G_PERSIST, G_CMODE, G_MIG,
+	G_UTIL, G_SM, G_SM_MAX, G_ECC, G_ECC_UNC, G_PCI_ID, G_NUM
+};
+
+struct nvmlDevice_st {
+	char bus_id[32];
+	char name[96];
+	char uuid[96];
+	long long v[G_NUM];
+};
+
+struct fake_proc {
+	char bus_id[32];
+	unsigned pid;
+	unsigned long long used;
+	int graphics;
+};
+
+static struct {
+	int read;
+	int initialised;
+	int init_rc;
+	int behaviour;
+	long delay_ms;
+	char driver[80];
+	int cuda;
+	int cuda_set;
+	int ndevs;
+	struct nvmlDevice_st devs[FAKE_MAX_DEVS];
+	int nprocs;
+	struct fake_proc procs[FAKE_MAX_PROCS];
+} S;
+
+static void
+on_line(const char *key, char **f, int n, void *ctx)
+{
+	int i;
+
+	if (!strcmp(key, "nvml_init")) {
+		S.init_rc = (int)fake_num(f, n, 0, 0);
+	} else if (!strcmp(key, "nvml_init_delay_ms")) {
+		S.delay_ms = (long)fake_num(f, n, 0, 0);
+	} else if (!strcmp(key, "nvml_behaviour")) {
+		S.behaviour = !strcmp(f[0], "crash") ? B_CRASH
+			: !strcmp(f[0], "hang")      ? B_HANG
+			: !strcmp(f[0], "abort")     ? B_ABORT
+						     : B_NORMAL;
+	} else if (!strcmp(key, "nvml_driver")) {
+		fake_str(S.driver, sizeof(S.driver), f, n, 0);
+	} else if (!strcmp(key, "nvml_cuda")) {
+		S.cuda = (int)fake_num(f, n, 0, 0);
+		S.cuda_set = 1;
+	} else if (!strcmp(key, "cuda_driver_version") && !S.cuda_set) {
+		S.cuda = (int)fake_num(f, n, 0, 13000);
+	} else if (!strcmp(key, "nvml_gpu") && S.ndevs < FAKE_MAX_DEVS) {
+		struct nvmlDevice_st *d = &S.devs[S.ndevs++];
+		fake_str(d->bus_id, sizeof(d->bus_id), f, n, 0);
+		fake_str(d->name, sizeof(d->name), f, n, 1);
+		fake_str(d->uuid, sizeof(d->uuid), f, n, 2);
+		for (i = 0; i < G_NUM; i++)
+			d->v[i] = fake_num(f, n, 3 + i, UNSUPPORTED);
+	} else if (!strcmp(key, "nvml_proc") && S.nprocs < FAKE_MAX_PROCS) {
+		struct fake_proc *p = &S.procs[S.nprocs++];
+		long long used = fake_num(f, n, 2, UNSUPPORTED);
+		fake_str(p->bus_id, sizeof(p->bus_id), f, n, 0);
+		p->pid = (unsigned)fake_num(f, n, 1, 0);
+		p->used = used < 0 ? NVML_VALUE_NOT_AVAILABLE : (unsigned long long)used << 20;
+		p->graphics = n > 3 && !strcmp(f[3], "graphics");
+	}
+	(void)ctx;
+}
+
+static void
+load(void)
+{
+	if (S.read)
+		return;
+	S.read = 1;
+	S.cuda = 13000;
+	snprintf(S.driver, sizeof(S.driver), "580.159.04");
+	fake_scenario_read(on_line, NULL);
+}
+
+/* The device behind a handle, NULL when it is not one of ours. */
+static struct nvmlDevice_st *
+dev(nvmlDevice_t h)
+{
+	if (h < S.devs || h >= S.devs + S.ndevs)
+		return NULL;
+	return h;
+}
+
+#define CHECK_DEV(h, x)                                                                        \
+	do {                                                                                   \
+		if (!S.initialised)                                                            \
+			return NVML_ERROR_UNINITIALIZED;                                       \
+		if (!((x) = dev(h)))                                                           \
+			return NVML_ERROR_INVALID_ARGUMENT;                                    \
+	} while (0)
+
+nvmlReturn_t
+nvmlInit_v2(void)
+{
+	load();
+	if (S.delay_ms > 0)
+		fake_sleep_ms(S.delay_ms);
+	switch (S.behaviour) {
+	case B_CRASH: {
+		volatile int *volatile p = NULL;
+		*p = 1;
+		break;
+	}
+	case B_HANG:
+		for (;;)
+			pause();
+	case B_ABORT:
+		abort();
+	default:
+		break;
+	}
+	S.initialised = S.init_rc == NVML_SUCCESS;
+	return S.init_rc;
+}
+
+nvmlReturn_t
+nvmlInit(void)
+{
+	return nvmlInit_v2();
+}
+
+nvmlReturn_t
+nvmlShutdown(void)
+{
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	S.initialised = 0;
+	return NVML_SUCCESS;
+}
+
+const char *
+nvmlErrorString(nvmlReturn_t rc)
+{
+	switch (rc) {
+	case NVML_SUCCESS: return "Success";
+	case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
+	case NVML_ERROR_INVALID_ARGUMENT: return "Invalid Argument";
+	case NVML_ERROR_NOT_SUPPORTED: return "Not Supported";
+	case NVML_ERROR_NO_PERMISSION: return "Insufficient Permissions";
+	case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
+	case NVML_ERROR_LIB_RM_VERSION_MISMATCH: return "Driver/library version mismatch";
+	default: return "Unknown Error";
+	}
+}
+
+nvmlReturn_t
+nvmlSystemGetDriverVersion(char *out, unsigned int len)
+{
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	if (!out || len < strlen(S.driver) + 1)
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	snprintf(out, len, "%s", S.driver);
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlSystemGetCudaDriverVersion_v2(int *v)
+{
+	load();
+	if (!v)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*v = S.cuda;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlSystemGetCudaDriverVersion(int *v)
+{
+	return nvmlSystemGetCudaDriverVersion_v2(v);
+}
+
+nvmlReturn_t
+nvmlDeviceGetCount_v2(unsigned int *count)
+{
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	if (!count)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*count = (unsigned)S.ndevs;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetCount(unsigned int *count)
+{
+	return nvmlDeviceGetCount_v2(count);
+}
+
+nvmlReturn_t
+nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *h)
+{
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	if (!h || i >= (unsigned)S.ndevs)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*h = &S.devs[i];
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetHandleByIndex(unsigned int i, nvmlDevice_t *h)
+{
+	return nvmlDeviceGetHandleByIndex_v2(i, h);
+}
+
+nvmlReturn_t
+nvmlDeviceGetPciInfo_v3(nvmlDevice_t h, nvmlPciInfo_t *pci)
+{
+	struct nvmlDevice_st *d;
+	unsigned dom = 0, bus = 0, slot = 0, fn = 0;
+
+	CHECK_DEV(h, d);
+	if (!pci)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	memset(pci, 0, sizeof(*pci));
+	sscanf(d->bus_id, "%x:%x:%x.%x", &dom, &bus, &slot, &fn);
+	snprintf(pci->busId, sizeof(pci->busId), "%s", d->bus_id);
+	snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy), "%04x:%02x:%02x.%x", dom & 0xffff,
+		bus & 0xff, slot & 0x1f, fn & 7);
+	pci->domain = dom;
+	pci->bus = bus;
+	pci->device = slot;
+	pci->pciDeviceId = d->v[G_PCI_ID] < 0 ? 0 : (unsigned)d->v[G_PCI_ID];
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetPciInfo_v2(nvmlDevice_t h, nvmlPciInfo_t *pci)
+{
+	return nvmlDeviceGetPciInfo_v3(h, pci);
+}
+
+static nvmlReturn_t
+copy_str(nvmlDevice_t h, const char *which, char *out, unsigned len)
+{
+	struct nvmlDevice_st *d;
+	const char *s;
+
+	CHECK_DEV(h, d);
+	s = !strcmp(which, "name") ? d->name : d->uuid;
+	if (!*s)
+		return NVML_ERROR_NOT_SUPPORTED;
+	if (!out || len < strlen(s) + 1)
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	snprintf(out, len, "%s", s);
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetName(nvmlDevice_t h, char *out, unsigned int len)
+{
+	return copy_str(h, "name", out, len);
+}
+
+nvmlReturn_t
+nvmlDeviceGetUUID(nvmlDevice_t h, char *out, unsigned int len)
+{
+	return copy_str(h, "uuid", out, len);
+}
+
+/* One number of a device; NOT_SUPPORTED when the scenario has none. */
+static nvmlReturn_t
+get(nvmlDevice_t h, int which, long long *v)
+{
+	struct nvmlDevice_st *d;
+
+	CHECK_DEV(h, d);
+	if (!v)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->v[which] == UNSUPPORTED)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*v = d->v[which];
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetMemoryInfo(nvmlDevice_t h, nvmlMemory_t *m)
+{
+	long long total, used;
+	nvmlReturn_t rc;
+
+	if ((rc = get(h, G_TOTAL, &total)) || (rc = get(h, G_USED, &used)))
+		return rc;
+	if (!m)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	m->total = (unsigned long long)total << 20;
+	m->used = (unsigned long long)used << 20;
+	m->free = m->total > m->used ? m->total - m->used : 0;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t h, nvmlMemory_v2_t *m)
+{
+	nvmlMemory_t m1;
+	nvmlReturn_t rc;
+
+	if (!m)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (m->version != NVML_MEMORY_V2_VERSION)
+		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	if ((rc = nvmlDeviceGetMemoryInfo(h, &m1)))
+		return rc;
+	m->total = m1.total;
+	m->reserved = 0;
+	m->used = m1.used;
+	m->free = m1.free;
+	return NVML_SUCCESS;
+}
+
+#define GET_UINT(fn, which)                                                                    \
+	nvmlReturn_t fn(nvmlDevice_t h, unsigned int *out)                                     \
+	{                                                                                      \
+		long long v;                                                                   \
+		nvmlReturn_t rc = get(h, which, &v);                                           \
+		if (rc == NVML_SUCCESS)                                                        \
+			*out = (unsigned)v;                                                    \
+		return rc;                                                                     \
+	}
+
+GET_UINT(nvmlDeviceGetPowerUsage, G_POWER)
+GET_UINT(nvmlDeviceGetEnforcedPowerLimit, G_LIMIT)
+
+nvmlReturn_t
+nvmlDeviceGetTemperature(nvmlDevice_t h, int sensor, unsigned int *out)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if (sensor != NVML_TEMPERATURE_GPU)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if ((rc = get(h, G_TEMP, &v)) == NVML_SUCCESS)
+		*out = (unsigned)v;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t h, unsigned long long *out)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if ((rc = get(h, G_THROTTLE, &v)) == NVML_SUCCESS)
+		*out = (unsigned long long)v;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t h, unsigned long long *out)
+{
+	return nvmlDeviceGetCurrentClocksEventReasons(h, out);
+}
+
+nvmlReturn_t
+nvmlDeviceGetPersistenceMode(nvmlDevice_t h, int *out)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if ((rc = get(h, G_PERSIST, &v)) == NVML_SUCCESS)
+		*out = (int)v;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetComputeMode(nvmlDevice_t h, int *out)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if ((rc = get(h, G_CMODE, &v)) == NVML_SUCCESS)
+		*out = (int)v;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetMigMode(nvmlDevice_t h, unsigned int *cur, unsigned int *pending)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if ((rc = get(h, G_MIG, &v)) == NVML_SUCCESS)
+		*cur = *pending = (unsigned)v;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetUtilizationRates(nvmlDevice_t h, nvmlUtilization_t *u)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if ((rc = get(h, G_UTIL, &v)) == NVML_SUCCESS)
+		u->gpu = u->memory = (unsigned)v;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetClockInfo(nvmlDevice_t h, int type, unsigned int *mhz)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if (type != NVML_CLOCK_SM)
+		return NVML_ERROR_NOT_SUPPORTED;
+	if ((rc = get(h, G_SM, &v)) == NVML_SUCCESS)
+		*mhz = (unsigned)v;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetMaxClockInfo(nvmlDevice_t h, int type, unsigned int *mhz)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if (type != NVML_CLOCK_SM)
+		return NVML_ERROR_NOT_SUPPORTED;
+	if ((rc = get(h, G_SM_MAX, &v)) == NVML_SUCCESS)
+		*mhz = (unsigned)v;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetEccMode(nvmlDevice_t h, int *cur, int *pending)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if ((rc = get(h, G_ECC, &v)) == NVML_SUCCESS)
+		*cur = *pending = (int)v;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetTotalEccErrors(nvmlDevice_t h, int type, int counter, unsigned long long *out)
+{
+	long long v;
+	nvmlReturn_t rc;
+
+	if (type != NVML_MEMORY_ERROR_TYPE_UNCORRECTED || counter != NVML_VOLATILE_ECC)
+		return NVML_ERROR_NOT_SUPPORTED;
+	if ((rc = get(h, G_ECC_UNC, &v)) == NVML_SUCCESS)
+		*out = (unsigned long long)v;
+	return rc;
+}
+
+/* Fill infos (stride bytes each) with the device's processes of a type;
+ * INSUFFICIENT_SIZE with the needed count when they do not fit. */
+static nvmlReturn_t
+procs(nvmlDevice_t h, unsigned int *count, void *infos, size_t stride, int graphics)
+{
+	struct nvmlDevice_st *d;
+	unsigned n = 0, cap;
+	int i;
+
+	CHECK_DEV(h, d);
+	if (!count)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	cap = *count;
+	for (i = 0; i < S.nprocs; i++) {
+		const struct fake_proc *p = &S.procs[i];
+		if (p->graphics != graphics || strcasecmp(p->bus_id, d->bus_id))
+			continue;
+		if (n < cap && infos) {
+			char *slot = (char *)infos + n * stride;
+			memset(slot, 0, stride);
+			((nvmlProcessInfo_v1_t *)slot)->pid = p->pid;
+			((nvmlProcessInfo_v1_t *)slot)->usedGpuMemory = p->used;
+		}
+		n++;
+	}
+	*count = n;
+	return n > cap ? NVML_ERROR_INSUFFICIENT_SIZE : NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t h, unsigned int *n, void *infos)
+{
+	return procs(h, n, infos, sizeof(nvmlProcessInfo_t), 0);
+}
+
+nvmlReturn_t
+nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t h, unsigned int *n, void *infos)
+{
+	return procs(h, n, infos, sizeof(nvmlProcessInfo_t), 0);
+}
+
+nvmlReturn_t
+nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t h, unsigned int *n, void *infos)
+{
+	return procs(h, n, infos, sizeof(nvmlProcessInfo_v1_t), 0);
+}
+
+nvmlReturn_t
+nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t h, unsigned int *n, void *infos)
+{
+	return procs(h, n, infos, sizeof(nvmlProcessInfo_t), 1);
+}
+
+nvmlReturn_t
+nvmlDeviceGetGraphicsRunningProcesses_v2(nvmlDevice_t h, unsigned int *n, void *infos)
+{
+	return procs(h, n, infos, sizeof(nvmlProcessInfo_t), 1);
+}
+
+nvmlReturn_t
+nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t h, unsigned int *n, void *infos)
+{
+	return procs(h, n, infos, sizeof(nvmlProcessInfo_v1_t), 1);
+}
