@@ -191,6 +191,7 @@ struct driver_facts {
 
 	/* libnvidia-ml, in the same child */
 	int nvml_state;
+	int nvml_signal;             /* for CHILD_CRASHED */
 	char nvml_error[F_TEXT];
 	char nvml_loaded_path[F_PATH];
 	int nvml_init_rc;
@@ -282,6 +283,7 @@ struct facts {
 
 	struct host_facts host;
 
+	bool pci_valid;              /* /sys/bus/pci/devices could be listed */
 	int ngpus;
 	struct gpu_facts gpus[MAX_GPUS];
 	int nother_gpus;

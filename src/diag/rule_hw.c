@@ -1,3 +1,339 @@
-/* PLACEHOLDER - replaced by the real module. */
+/*
+ * rule_hw.c - findings about the GPUs themselves: none at all, one too old
+ * for the installed CUDA, too little memory, an entry-level mobile part, a
+ * PCIe link below its capability, a hybrid laptop.
+ *
+ * Pure: reads facts and the knowledge base. "No GPU" is concluded only
+ * when the PCI probe could read the bus (it leaves a note when it could
+ * not) and neither CUDA nor NVML saw a device.
+ */
+#include "diag/fix.h"
 #include "diag/rule.h"
-void rule_hw(const struct facts *f, struct findings *out) { (void)f; (void)out; }
+#include "base/buf.h"
+#include "base/str.h"
+#include "base/vers.h"
+#include "kb/kb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void
+gpu_label(const struct gpu_facts *g, char *out, size_t size)
+{
+	if (g->name[0] && g->pci_bus_id[0])
+		str_fmt(out, size, "%s (%s)", g->name, g->pci_bus_id);
+	else if (g->name[0])
+		str_copy(out, size, g->name);
+	else if (g->pci_bus_id[0])
+		str_fmt(out, size, "NVIDIA GPU %04x:%04x (%s)", g->vendor, g->device, g->pci_bus_id);
+	else
+		str_fmt(out, size, "NVIDIA GPU %04x:%04x", g->vendor, g->device);
+}
+
+
+/* The newest CUDA runtime installed as a toolkit or pip wheel: "13.0.96". */
+static const struct lib_facts *
+newest_toolkit_cudart(const struct facts *f)
+{
+	const struct lib_facts *best = NULL;
+	int i;
+
+	for (i = 0; i < f->nlibs && i < MAX_LIBS; i++) {
+		const struct lib_facts *l = &f->libs[i];
+		if (strcmp(l->name, "cudart") || !l->version[0])
+			continue;
+		if (l->origin != ORIGIN_TOOLKIT && l->origin != ORIGIN_PIP)
+			continue;
+		if (!best || vers_cmp(l->version, best->version) > 0)
+			best = l;
+	}
+	return best;
+}
+
+/* Is CUDA `v` (maybe just a major) newer than the last supported `max`? */
+static bool
+cuda_beyond(const char *v, const char *max)
+{
+	int a[2] = {0, 0}, m[2] = {0, 0};
+	int na = vers_parse(v, a, 2), nm = vers_parse(max, m, 2);
+
+	if (na < 1 || nm < 1)
+		return false;
+	if (na == 1 || nm == 1)
+		return a[0] > m[0];
+	return a[0] > m[0] || (a[0] == m[0] && a[1] > m[1]);
+}
+
+/* ---- hw.no_nvidia_gpu --------------------------------------------------------- */
+
+static void
+check_no_gpu(const struct facts *f, struct findings *out)
+{
+	const struct lib_facts *tk;
+	struct finding *fd;
+	int i;
+
+	if (f->ngpus > 0 || !f->host.valid || !f->pci_valid)
+		return;
+	if (f->host.wsl && f->host.wsl_dxg)
+		return;
+	if (f->driver.nvml_device_count > 0 || f->driver.cuda_device_count > 0)
+		return;
+	fd = findings_add(out, "hw.no_nvidia_gpu", SEV_ERROR, "This machine has no NVIDIA GPU");
+	finding_evidence(fd, "/sys/bus/pci/devices lists no function with vendor 0x10de");
+	for (i = 0; i < f->nother_gpus && i < MAX_OTHER_GPUS; i++) {
+		const struct other_gpu_facts *o = &f->other_gpus[i];
+		finding_evidence(fd, "other display controller: %04x:%04x at %s%s%s", o->vendor,
+				 o->device, o->pci_bus_id, o->kernel_driver[0] ? ", driver " : "",
+				 o->kernel_driver);
+	}
+	tk = newest_toolkit_cudart(f);
+	if (tk)
+		finding_evidence(fd, "a CUDA runtime %s is installed (%s), but there is no GPU for it",
+				 tk->version, tk->path);
+	if (f->host.hypervisor[0])
+		finding_evidence(fd, "running in a virtual machine (hypervisor: %s)", f->host.hypervisor);
+	if (f->host.container)
+		finding_evidence(fd, "inside a %s container (sysfs shows the host's PCI devices)",
+				 f->host.container_kind[0] ? f->host.container_kind : "");
+	if (f->host.hypervisor[0])
+		finding_fix(fd, "CUDA needs an NVIDIA GPU. This is a virtual machine: pass an NVIDIA GPU "
+				"through to it (VFIO/PCI passthrough, or a GPU instance type from the cloud "
+				"provider), or run on a machine with one. Until then only CPU builds work.");
+	else
+		finding_fix(fd, "CUDA needs an NVIDIA GPU. Run on a machine that has one, or use CPU "
+				"builds (pip install tensorflow-cpu, torch from the cpu index). On a laptop, "
+				"check that the discrete GPU is not disabled in the firmware settings.");
+}
+
+/* ---- hw.arch_too_old ---------------------------------------------------------- */
+
+static void
+check_arch(const struct facts *f, struct findings *out)
+{
+	const struct lib_facts *tk = newest_toolkit_cudart(f);
+	char label[F_NAME + 32];
+	int i;
+
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		const struct kb_arch *a;
+		struct finding *fd;
+		char brn[16];
+		bool tk_bad, drv_bad = false;
+
+		if (!g->compute_capability[0])
+			continue;
+		a = kb_arch_by_cc(g->compute_capability);
+		if (!a)
+			continue;
+		tk_bad = tk && a->cuda_max && a->cuda_max[0] && cuda_beyond(tk->version, a->cuda_max);
+		brn[0] = '\0';
+		if (f->driver.version[0] && a->driver_last_branch && a->driver_last_branch[0]) {
+			vers_truncate(f->driver.version, 1, brn, sizeof(brn));
+			drv_bad = vers_cmp(brn, a->driver_last_branch) > 0;
+		}
+		if (!tk_bad && !drv_bad)
+			continue;
+		gpu_label(g, label, sizeof(label));
+		fd = findings_add(out, "hw.arch_too_old", SEV_ERROR,
+				  "%s (compute capability %s) is too old for the installed %s", label,
+				  g->compute_capability, tk_bad ? "CUDA" : "driver");
+		finding_evidence(fd, "%s architecture, compute capability %s: last supported by CUDA %s%s%s",
+				 a->architecture ? a->architecture : "its", g->compute_capability,
+				 a->cuda_max && a->cuda_max[0] ? a->cuda_max : "(current)",
+				 a->driver_last_branch && a->driver_last_branch[0] ? " and driver branch " : "",
+				 a->driver_last_branch ? a->driver_last_branch : "");
+		if (tk_bad)
+			finding_evidence(fd, "installed CUDA runtime %s (%s)", tk->version, tk->path);
+		if (drv_bad)
+			finding_evidence(fd, "installed driver %s (branch %s)", f->driver.version, brn);
+		if (tk_bad)
+			finding_fixf(fd, "Use CUDA %s or older with this GPU (and a framework build for that "
+					 "CUDA), or use a newer GPU.%s%s",
+				     a->cuda_max,
+				     drv_bad ? " Also install the driver branch " : "",
+				     drv_bad ? a->driver_last_branch : "");
+		else
+			finding_fixf(fd, "Install the %s driver branch, the last that supports this GPU, or "
+					 "use a newer GPU.",
+				     a->driver_last_branch);
+	}
+}
+
+/* ---- hw.low_vram, hw.weak_gpu -------------------------------------------------- */
+
+/* "MX150", "MX 250", "GeForce MX450": an entry-level mobile part. */
+static bool
+is_mx(const char *name)
+{
+	const char *p = name;
+
+	while ((p = strstr(p, "MX")) != NULL) {
+		bool start = p == name || p[-1] == ' ';
+		const char *q = p + 2;
+		if (*q == ' ')
+			q++;
+		if (start && *q >= '0' && *q <= '9')
+			return true;
+		p += 2;
+	}
+	return false;
+}
+
+static void
+check_memory_and_class(const struct facts *f, struct findings *out)
+{
+	char label[F_NAME + 32];
+	int i;
+
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		struct finding *fd;
+		uint64_t mib = 0;
+		const char *src = NULL;
+
+		gpu_label(g, label, sizeof(label));
+		/* nominal size first: a 4 GiB card reports a little under 4096 MiB */
+		if (g->kb_memory_mib > 0 && g->kb_memory_mib < 4096) {
+			mib = g->kb_memory_mib;
+			src = "nominal, from the GPU table";
+		} else if (g->kb_memory_mib == 0 && g->memory_total_mib > 0 &&
+			   g->memory_total_mib < 3840) {
+			mib = g->memory_total_mib;
+			src = "reported by the driver";
+		}
+		if (mib) {
+			fd = findings_add(out, "hw.low_vram", SEV_WARN, "%s has only %llu MiB of memory",
+					  label, (unsigned long long)mib);
+			finding_evidence(fd, "%llu MiB (%s)", (unsigned long long)mib, src);
+			finding_fix(fd, "Most current models do not fit in under 4 GiB. Use small batches, "
+					"mixed precision (float16/bfloat16), smaller models, or a GPU with "
+					"more memory.");
+		}
+		if (g->name[0] && is_mx(g->name)) {
+			fd = findings_add(out, "hw.weak_gpu", SEV_WARN,
+					  "%s is an entry-level mobile GPU, often slower than the CPU for "
+					  "training",
+					  label);
+			finding_evidence(fd, "GPU name \"%s\" (GeForce MX series)", g->name);
+			finding_fix(fd, "Expect little or no speed-up over the CPU; compare with `gpudoctor "
+					"bench`. For real training use a desktop or datacenter GPU, or a "
+					"cloud instance.");
+		}
+	}
+}
+
+/* ---- hw.pcie_link_degraded ---------------------------------------------------- */
+
+static double
+gts(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s[0])
+		return 0;
+	v = strtod(s, &end);
+	return end == s ? 0 : v;
+}
+
+static void
+check_link(const struct facts *f, struct findings *out)
+{
+	char label[F_NAME + 32];
+	int i;
+
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		double cur = gts(g->link_speed_cur), max = gts(g->link_speed_max);
+		bool width = g->link_width_cur > 0 && g->link_width_max > 0 &&
+			     g->link_width_cur < g->link_width_max;
+		bool speed = cur > 0 && max > 0 && cur < max && g->utilization_gpu > 0;
+		struct finding *fd;
+
+		if (!width && !speed)
+			continue;
+		gpu_label(g, label, sizeof(label));
+		if (width)
+			fd = findings_add(out, "hw.pcie_link_degraded", SEV_WARN,
+					  "The PCIe link of %s runs at x%d of x%d", label,
+					  g->link_width_cur, g->link_width_max);
+		else
+			fd = findings_add(out, "hw.pcie_link_degraded", SEV_WARN,
+					  "The PCIe link of %s runs at %s of %s while busy", label,
+					  g->link_speed_cur, g->link_speed_max);
+		if (width)
+			finding_evidence(fd,
+					 "/sys/bus/pci/devices/%s/current_link_width %d, max_link_width %d",
+					 g->pci_bus_id, g->link_width_cur, g->link_width_max);
+		if (cur > 0 && max > 0 && cur < max)
+			finding_evidence(fd, "/sys/bus/pci/devices/%s/current_link_speed %s, max_link_speed %s%s",
+					 g->pci_bus_id, g->link_speed_cur, g->link_speed_max,
+					 g->utilization_gpu > 0 ? "" : " (idle: a lower speed at idle is normal "
+								       "power saving)");
+		if (g->utilization_gpu > 0)
+			finding_evidence(fd, "GPU utilisation %d%% when read", g->utilization_gpu);
+		finding_fix(fd, "Host-to-GPU transfers run slower than the card allows. Check that the "
+				"card sits in a full-width (x16) slot wired to the CPU, reseat it and any "
+				"riser cable, and check the slot's PCIe generation and bifurcation settings "
+				"in the firmware. Measure with `gpudoctor bench`.");
+	}
+}
+
+/* ---- hw.hybrid_graphics -------------------------------------------------------- */
+
+static void
+check_hybrid(const struct facts *f, struct findings *out)
+{
+	char label[F_NAME + 32];
+	const struct other_gpu_facts *o;
+	const struct gpu_facts *g;
+	struct finding *fd;
+	bool unbound, other_bound;
+
+	int i;
+
+	if (f->ngpus == 0)
+		return;
+	/* Intel and AMD display controllers; a server's BMC VGA (ASPEED,
+	 * Matrox) is not hybrid graphics */
+	o = NULL;
+	for (i = 0; i < f->nother_gpus && i < MAX_OTHER_GPUS && !o; i++)
+		if (f->other_gpus[i].vendor == 0x8086 || f->other_gpus[i].vendor == 0x1002)
+			o = &f->other_gpus[i];
+	if (!o)
+		return;
+	g = &f->gpus[0];
+	other_bound = o->kernel_driver[0] != '\0';
+	unbound = f->host.valid && other_bound && !g->kernel_driver[0];
+	gpu_label(g, label, sizeof(label));
+	fd = findings_add(out, "hw.hybrid_graphics", unbound ? SEV_WARN : SEV_INFO,
+			  unbound ? "%s sits beside an integrated GPU and no kernel driver is bound to it"
+				  : "%s sits beside an integrated GPU (hybrid graphics)",
+			  label);
+	finding_evidence(fd, "integrated/other GPU %04x:%04x at %s%s%s%s", o->vendor, o->device,
+			 o->pci_bus_id, other_bound ? ", driver " : "", o->kernel_driver,
+			 o->boot_vga ? ", boot display" : "");
+	finding_evidence(fd, "%s: driver %s", g->pci_bus_id,
+			 g->kernel_driver[0] ? g->kernel_driver : "none bound");
+	if (unbound)
+		finding_fixf(fd, "CUDA can use the NVIDIA GPU whichever GPU drives the display, but the "
+				 "NVIDIA GPU needs its driver. If the laptop was switched to integrated-only "
+				 "graphics, switch back: Ubuntu: %sprime-select on-demand, then reboot; "
+				 "otherwise select Hybrid/Discrete mode in the firmware settings.",
+			     fix_sudo(f));
+	else
+		finding_fix(fd, "Nothing to do for CUDA: it uses the NVIDIA GPU whichever GPU drives the "
+				"display.");
+}
+
+void
+rule_hw(const struct facts *f, struct findings *out)
+{
+	check_no_gpu(f, out);
+	check_arch(f, out);
+	check_memory_and_class(f, out);
+	check_link(f, out);
+	check_hybrid(f, out);
+}

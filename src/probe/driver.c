@@ -941,6 +941,7 @@ finish_nvml(struct lib_job *j, struct facts *f)
 		STR_COPY(d->nvml_loaded_path, a.loaded_path);
 	if (state != CHILD_OK) {
 		d->nvml_state = state;
+		d->nvml_signal = sig;
 		return;
 	}
 	if (!a.loaded) {

@@ -171,6 +171,7 @@ probe_pci(struct facts *f, const struct probe_opts *o)
 		root_free_list(names, n);
 		return;
 	}
+	f->pci_valid = true;
 	/* root_list sorts by name, and sysfs names are fixed-width hex bus
 	 * ids, so the GPUs come out sorted by bus id. */
 	for (i = 0; i < n; i++) {

@@ -167,6 +167,7 @@ static const struct field driver_fields[] = {
 	FLD(driver_facts, "cuda_device_count", FT_INT_OPT, cuda_device_count),
 	FLD(driver_facts, "cuda_ms", FT_DOUBLE, cuda_ms),
 	FLD(driver_facts, "nvml_state", FT_CHILD, nvml_state),
+	FLD(driver_facts, "nvml_signal", FT_INT, nvml_signal),
 	FLD(driver_facts, "nvml_error", FT_STR, nvml_error),
 	FLD(driver_facts, "nvml_loaded_path", FT_STR, nvml_loaded_path),
 	FLD(driver_facts, "nvml_init_rc", FT_INT, nvml_init_rc),
@@ -237,6 +238,7 @@ static const struct field top_fields[] = {
 	FLD(facts, "collected_at", FT_STR, collected_at),
 	FLD(facts, "root", FT_STR, root),
 	FLD(facts, "total_ms", FT_DOUBLE, total_ms),
+	FLD(facts, "pci_valid", FT_BOOL, pci_valid),
 };
 
 /* ---- writing ---------------------------------------------------------------- */

@@ -49,6 +49,48 @@ root_path(const char *path, char *out, size_t size)
 		str_fmt(out, size, "%s%s%s", root_dir, path[0] == '/' ? "" : "/", path);
 }
 
+/* Host path for a machine path, with every symlink resolved inside the
+ * root (so an absolute link in a fixture never escapes to the host).
+ * Returns -1 (errno ENOENT) when a component is missing. */
+static int
+resolved(const char *path, char *out, size_t size)
+{
+	char real[PATH_MAX];
+
+	if (root_is_host()) {
+		root_path(path, out, size);
+		return 0;
+	}
+	if (root_realpath(path, real, sizeof(real)) < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	root_path(real, out, size);
+	return 0;
+}
+
+/* The same, but the last component is left alone (lstat, readlink). */
+static int
+resolved_parent(const char *path, char *out, size_t size)
+{
+	char dir[PATH_MAX], real[PATH_MAX], joined[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (root_is_host() || !slash || slash == path) {
+		root_path(path, out, size);
+		return 0;
+	}
+	str_copy(dir, sizeof(dir), path);
+	dir[slash - path] = '\0';
+	if (root_realpath(dir, real, sizeof(real)) < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	str_fmt(joined, sizeof(joined), "%s%s", strcmp(real, "/") ? real : "", slash);
+	root_path(joined, out, size);
+	return 0;
+}
+
 long
 root_read(const char *path, char *out, size_t size)
 {
@@ -59,7 +101,8 @@ root_read(const char *path, char *out, size_t size)
 	if (!size)
 		return -1;
 	out[0] = '\0';
-	root_path(path, p, sizeof(p));
+	if (resolved(path, p, sizeof(p)) < 0)
+		return -1;
 	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -1;
@@ -100,23 +143,25 @@ char *
 root_read_all(const char *path, size_t max, size_t *len)
 {
 	char p[PATH_MAX];
-	size_t got = 0, alloc = 4096;
+	size_t got = 0, alloc;
 	char *data;
 	int fd;
 
-	root_path(path, p, sizeof(p));
+	if (max < 1)
+		return NULL;
+	if (resolved(path, p, sizeof(p)) < 0)
+		return NULL;
 	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
+	alloc = max < 4096 ? max : 4096;
 	data = xmalloc(alloc);
 	for (;;) {
 		ssize_t n;
 		if (got + 1 >= alloc) {
 			if (alloc >= max)
-				break;
-			alloc *= 2;
-			if (alloc > max)
-				alloc = max;
+				break; /* at the cap: the rest is cut off */
+			alloc = alloc * 2 > max ? max : alloc * 2;
 			data = xrealloc(data, alloc);
 		}
 		n = read(fd, data + got, alloc - 1 - got);
@@ -167,7 +212,8 @@ root_lstat(const char *path, struct stat *st)
 {
 	char p[PATH_MAX];
 
-	root_path(path, p, sizeof(p));
+	if (resolved_parent(path, p, sizeof(p)) < 0)
+		return -1;
 	return lstat(p, st);
 }
 
@@ -177,7 +223,8 @@ root_readlink(const char *path, char *out, size_t size)
 	char p[PATH_MAX];
 	ssize_t n;
 
-	root_path(path, p, sizeof(p));
+	if (resolved_parent(path, p, sizeof(p)) < 0)
+		return -1;
 	n = readlink(p, out, size - 1);
 	if (n < 0)
 		return -1;
@@ -284,7 +331,8 @@ root_list(const char *dir, char ***names)
 	DIR *d;
 
 	*names = NULL;
-	root_path(dir, p, sizeof(p));
+	if (resolved(dir, p, sizeof(p)) < 0)
+		return 0;
 	d = opendir(p);
 	if (!d)
 		return 0;

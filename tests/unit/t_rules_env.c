@@ -1,0 +1,237 @@
+/*
+ * t_rules_env.c - rule_env on hand-built facts: CUDA_VISIBLE_DEVICES
+ * (-1, empty, an index or UUID that does not exist, MIG ids with MIG off,
+ * a bad entry after good ones), CUDA_DEVICE_ORDER with mixed GPUs,
+ * LD_LIBRARY_PATH (missing dirs, the stubs dir, mixed CUDA releases) and
+ * memory-growth advice.
+ */
+#include "rules_facts.h"
+
+static struct facts *
+two_gpus(void)
+{
+	struct facts *f = healthy_h200();
+	struct gpu_facts *g = add_gpu(f, "0000:00:07.0", 0x2335, "NVIDIA H200", "9.0");
+
+	STR_COPY(g->uuid, "GPU-11111111-2222-3333-4444-555555555555");
+	g->mig_mode = 0;
+	f->driver.nvml_device_count = 2;
+	f->env.nvars = 0;
+	return f;
+}
+
+static void
+check_hides(struct facts *f, const char *value, const char *evidence)
+{
+	struct findings fs;
+	const struct finding *fd;
+
+	f->env.nvars = 0;
+	set_env(f, "CUDA_VISIBLE_DEVICES", value);
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.visible_devices_hides_all");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_true(evidence_has(fd, evidence));
+	assert_true(fix_has(fd, "unset CUDA_VISIBLE_DEVICES"));
+	assert_false(findings_has(&fs, "env.visible_devices_invalid"));
+	findings_release(&fs);
+}
+
+static void
+check_fine(struct facts *f, const char *value)
+{
+	struct findings fs;
+
+	f->env.nvars = 0;
+	set_env(f, "CUDA_VISIBLE_DEVICES", value);
+	run_rule(rule_env, f, &fs);
+	if (fs.n)
+		dump(&fs);
+	assert_false(findings_has(&fs, "env.visible_devices_hides_all"));
+	assert_false(findings_has(&fs, "env.visible_devices_invalid"));
+	findings_release(&fs);
+}
+
+static void
+test_visible_devices(void **state)
+{
+	struct facts *f = two_gpus();
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	check_hides(f, "-1", "negative index");
+	check_hides(f, "", "an empty value means no device");
+	check_hides(f, "none", "neither an index");
+	check_hides(f, "2", "index 2, but there are only 2 GPUs (0..1)");
+	check_hides(f, "GPU-deadbeef", "no GPU here has this UUID");
+	check_hides(f, "MIG-1234", "MIG is off");
+	check_fine(f, "0");
+	check_fine(f, "1,0");
+	check_fine(f, " 0 , 1");
+	check_fine(f, "GPU-0488de22");
+	check_fine(f, "GPU-11111111-2222-3333-4444-555555555555");
+
+	/* a bad entry after good ones: CUDA ignores it and all after it */
+	f->env.nvars = 0;
+	set_env(f, "CUDA_VISIBLE_DEVICES", "0,7,1");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.visible_devices_invalid");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_true(evidence_has(fd, "entry \"7\""));
+	assert_true(evidence_has(fd, "uses the 1 entry before it"));
+	findings_release(&fs);
+
+	/* no GPU at all: hw.no_nvidia_gpu is the story, not the variable */
+	free(f);
+	f = cpu_only_toolkit();
+	set_env(f, "CUDA_VISIBLE_DEVICES", "-1");
+	run_rule(rule_env, f, &fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+	free(f);
+}
+
+static void
+test_device_order(void **state)
+{
+	struct facts *f = two_gpus();
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.device_order"));
+	findings_release(&fs);
+
+	STR_COPY(f->gpus[1].name, "NVIDIA GeForce GTX 1080 Ti");
+	f->gpus[1].cuda_index = 1;
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.device_order");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_INFO);
+	assert_true(evidence_has(fd, "FASTEST_FIRST"));
+	assert_true(fix_has(fd, "export CUDA_DEVICE_ORDER=PCI_BUS_ID"));
+	findings_release(&fs);
+
+	set_env(f, "CUDA_VISIBLE_DEVICES", "1");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.device_order");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	findings_release(&fs);
+
+	set_env(f, "CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.device_order"));
+	findings_release(&fs);
+	free(f);
+}
+
+static void
+test_ld_library_path(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_ldpath(f, "/usr/local/cuda-13.0/lib64", true, "13");
+	run_rule(rule_env, f, &fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+
+	add_ldpath(f, "/usr/local/cuda-11.2/lib64", false, "");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.ld_library_path_stale");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_true(evidence_has(fd, "/usr/local/cuda-11.2/lib64 does not exist"));
+	findings_release(&fs);
+
+	/* another CUDA release after the first */
+	f->env.nldpath = 1;
+	add_ldpath(f, "/usr/local/cuda-12.4/lib64", true, "12");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.ld_library_path_stale");
+	assert_non_null(fd);
+	assert_true(strstr(fd->title, "mixes CUDA 13 and CUDA 12") != NULL);
+	findings_release(&fs);
+
+	/* against CUDA_HOME */
+	f->env.nldpath = 0;
+	add_ldpath(f, "/usr/local/cuda-12.4/lib64", true, "12");
+	set_env(f, "CUDA_HOME", "/usr/local/cuda-13.0");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.ld_library_path_stale");
+	assert_non_null(fd);
+	assert_true(evidence_has(fd, "/usr/local/cuda-13.0 is CUDA 13"));
+	findings_release(&fs);
+
+	/* the stubs dir, holding a libcuda.so.1 that the loader would take */
+	f->env.nldpath = 0;
+	add_ldpath(f, "/usr/local/cuda-13.0/lib64/stubs", true, "");
+	add_driver_lib(f, "libcuda", "/usr/local/cuda-13.0/lib64/stubs/libcuda.so.1", "", true, false);
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.ld_library_path_stale");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_true(evidence_has(fd, "instead of the driver's"));
+	assert_true(fix_has(fd, "grep -v -x -F /usr/local/cuda-13.0/lib64/stubs"));
+	findings_release(&fs);
+
+	/* only libcuda.so in it (not found by dlopen("libcuda.so.1")): a warning; a
+	 * path with a space is quoted */
+	f->driver.nlibs--;
+	f->env.nldpath = 0;
+	add_ldpath(f, "/opt/my cuda/lib64/stubs", true, "");
+	add_driver_lib(f, "libcuda", "/opt/my cuda/lib64/stubs/libcuda.so", "", true, false);
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.ld_library_path_stale");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_true(fix_has(fd, "grep -v -x -F '/opt/my cuda/lib64/stubs'"));
+	findings_release(&fs);
+	free(f);
+}
+
+static void
+test_memory_growth(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_proc(f, 4242, "00000000:00:06.0", 20480, "python3", true, 'S');
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.memory_growth");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_INFO);
+	assert_true(evidence_has(fd, "20480 MiB"));
+	assert_true(fix_has(fd, "TF_FORCE_GPU_ALLOW_GROWTH=true"));
+	findings_release(&fs);
+
+	set_env(f, "TF_FORCE_GPU_ALLOW_GROWTH", "true");
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.memory_growth"));
+	findings_release(&fs);
+	free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_visible_devices),
+		cmocka_unit_test(test_device_order),
+		cmocka_unit_test(test_ld_library_path),
+		cmocka_unit_test(test_memory_growth),
+	};
+
+	return cmocka_run_group_tests_name("rules_env", tests, NULL, NULL);
+}
