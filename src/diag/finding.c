@@ -18,7 +18,7 @@ findings_init(struct findings *fs)
 	memset(fs, 0, sizeof(*fs));
 }
 
-static void
+void
 finding_release(struct finding *f)
 {
 	int i;

@@ -47,6 +47,12 @@ void finding_evidence(struct finding *f, const char *fmt, ...)
 void finding_fix(struct finding *f, const char *text);
 void finding_fixf(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Free one finding's strings (the slot itself belongs to the list). */
+void finding_release(struct finding *f);
+/* causes.c: drop findings that a present root cause explains, naming them
+ * in the cause's evidence. */
+void findings_explain(struct findings *fs);
+
 bool findings_has(const struct findings *fs, const char *id);
 enum severity findings_worst(const struct findings *fs); /* SEV_INFO when none */
 /* Stable order for reports: by layer order, then severity (worst first),

@@ -308,7 +308,7 @@ check_hybrid(const struct facts *f, struct findings *out)
 	other_bound = o->kernel_driver[0] != '\0';
 	unbound = f->host.valid && other_bound && !g->kernel_driver[0];
 	gpu_label(g, label, sizeof(label));
-	fd = findings_add(out, "hw.hybrid_graphics", unbound ? SEV_WARN : SEV_INFO,
+	fd = findings_add(out, "hw.hybrid_graphics", SEV_INFO,
 			  unbound ? "%s sits beside an integrated GPU and no kernel driver is bound to it"
 				  : "%s sits beside an integrated GPU (hybrid graphics)",
 			  label);

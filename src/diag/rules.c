@@ -21,5 +21,6 @@ rules_run(const struct facts *f, struct findings *out)
 
 	for (r = rules; r->name; r++)
 		r->check(f, out);
+	findings_explain(out);
 	findings_sort(out);
 }

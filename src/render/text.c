@@ -174,6 +174,15 @@ section_host(const struct out *w, const struct facts *f)
 
 /* ---- hw -------------------------------------------------------------------- */
 
+/* sysfs writes "32.0 GT/s PCIe"; the word PCIe is said once already */
+static void
+link_speed(const char *s, char *out, size_t size)
+{
+	str_copy(out, size, s[0] ? s : "?");
+	if (str_ends(out, " PCIe"))
+		out[strlen(out) - 5] = '\0';
+}
+
 static void
 section_hw(const struct out *w, const struct facts *f)
 {
@@ -199,12 +208,18 @@ section_hw(const struct out *w, const struct facts *f)
 			buf_addf(&b, ", %llu MiB", (unsigned long long)mib);
 		row(w, label, "%s", b.s);
 		buf_reset(&b);
-		buf_addf(&b, "%s [%04x:%04x], driver %s", g->pci_bus_id, g->vendor, g->device,
+		buf_addf(&b, "%s [%04x:%04x], kernel driver %s", g->pci_bus_id, g->vendor, g->device,
 			 g->kernel_driver[0] ? g->kernel_driver : "none");
-		if (g->link_width_max > 0)
-			buf_addf(&b, ", PCIe %s x%d (max %s x%d)", g->link_speed_cur, g->link_width_cur,
-				 g->link_speed_max, g->link_width_max);
+		if (g->numa_node >= 0)
+			buf_addf(&b, ", NUMA node %d", g->numa_node);
 		row(w, "", "%s", b.s);
+		if (g->link_width_max > 0) {
+			char cur[24], max[24];
+			link_speed(g->link_speed_cur, cur, sizeof(cur));
+			link_speed(g->link_speed_max, max, sizeof(max));
+			row(w, "", "PCIe link %s x%d (max %s x%d)", cur, g->link_width_cur, max,
+			    g->link_width_max);
+		}
 		if (g->uuid[0])
 			row(w, "", "%s", g->uuid);
 		buf_release(&b);
@@ -236,12 +251,18 @@ section_kmod(const struct out *w, const struct facts *f)
 		row(w, "nvidia", "%s%s", k->nvidia ? "loaded" : "not loaded",
 		    k->nvidia_module_installed ? ", installed" : "");
 	buf_init(&b);
-	buf_addf(&b, "nvidia %s, nvidia_uvm %s, nvidia_modeset %s, nvidia_drm %s, nouveau %s",
-		 k->nvidia ? "loaded" : "-", k->nvidia_uvm ? "loaded" : "-",
-		 k->nvidia_modeset ? "loaded" : "-", k->nvidia_drm ? "loaded" : "-",
-		 k->nouveau ? "LOADED" : "-");
+	if (k->nvidia)
+		buf_adds(&b, " nvidia");
+	if (k->nvidia_uvm)
+		buf_adds(&b, " nvidia_uvm");
+	if (k->nvidia_modeset)
+		buf_adds(&b, " nvidia_modeset");
+	if (k->nvidia_drm)
+		buf_adds(&b, " nvidia_drm");
+	if (k->nouveau)
+		buf_adds(&b, " nouveau");
 	if (k->modules_readable)
-		row(w, "loaded", "%s", b.s);
+		row(w, "loaded", "%s", b.len ? b.s + 1 : "no GPU module (nvidia, nvidia_uvm, nouveau)");
 	buf_reset(&b);
 	for (i = 0; i < k->ndevnodes; i++) {
 		const struct devnode_facts *d = &k->devnodes[i];
@@ -299,7 +320,7 @@ section_driver(const struct out *w, const struct facts *f)
 		const struct driver_lib_facts *l = &d->libs[i];
 		if (!l->is_stub && !l->loader_pick && !w->o->verbose)
 			continue;
-		row(w, l->name, "%s%s%s%s%s", l->path, l->version[0] ? " (" : "", l->version,
+		row(w, !strcmp(l->name, "libnvidia-ml") ? "NVML lib" : l->name, "%s%s%s%s%s", l->path, l->version[0] ? " (" : "", l->version,
 		    l->version[0] ? ")" : "",
 		    l->is_stub ? " - toolkit stub, not a driver" : l->loader_pick ? " *" : "");
 	}
@@ -333,22 +354,54 @@ is_sublib(const char *name)
 	return str_starts(name, "cudnn_");
 }
 
+/* Length of the directory part of a path ("/a/b/c.so" -> 4). */
+static size_t
+dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) : 0;
+}
+
+static bool
+same_dir(const char *a, const char *b)
+{
+	size_t n = dir_len(a);
+
+	return n == dir_len(b) && !strncmp(a, b, n);
+}
+
+/* Libraries grouped by directory: a directory line with its origin, then
+ * one line per library in it (name, version, file, * for the loader's pick). */
 static void
 section_libs(const struct out *w, const struct facts *f)
 {
-	int i, hidden = 0;
+	int i, j, hidden = 0;
 
 	heading(w, "CUDA LIBRARIES");
 	if (!f->nlibs)
 		row(w, "", "none found");
 	for (i = 0; i < f->nlibs; i++) {
 		const struct lib_facts *l = &f->libs[i];
-		if (is_sublib(l->name) && !w->o->verbose) {
-			hidden++;
+		bool seen = false;
+
+		for (j = 0; j < i && !seen; j++)
+			seen = same_dir(f->libs[j].path, l->path);
+		if (seen)
 			continue;
+		fprintf(w->fp, "  %.*s %s(%s)%s\n", (int)dir_len(l->path), l->path, col(w, C_DIM),
+			lib_origin_name(l->origin), col(w, C_RESET));
+		for (j = i; j < f->nlibs; j++) {
+			const struct lib_facts *m = &f->libs[j];
+			if (!same_dir(m->path, l->path))
+				continue;
+			if (is_sublib(m->name) && !w->o->verbose) {
+				hidden++;
+				continue;
+			}
+			fprintf(w->fp, "    %-10s%-13s %s%s\n", m->name, m->version[0] ? m->version : "?",
+				m->path + dir_len(m->path) + 1, m->loader_pick ? " *" : "");
 		}
-		fprintf(w->fp, "  %-10s%-11s %-9s %s%s\n", l->name, l->version[0] ? l->version : "?",
-			lib_origin_name(l->origin), l->path, l->loader_pick ? " *" : "");
 	}
 	if (f->nlibs)
 		fprintf(w->fp, "  %s(* = the copy the dynamic loader picks%s)%s\n", col(w, C_DIM),
