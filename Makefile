@@ -95,8 +95,9 @@ run: deps-build
 	@./$(BUILD)/gpudoctor doctor; rc=$$?; [ $$rc -lt 3 ] # 1 and 2 report findings, 3 a failure
 
 check: deps-test
-	@$(MAKE) --no-print-directory test-deps
-	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-deps
+	@echo "building (plain and ASan+UBSan)..."
+	@$(MAKE) -s --no-print-directory -j$$(nproc) test-deps >/dev/null
+	@$(MAKE) -s --no-print-directory -j$$(nproc) BUILD=build-asan SAN=1 test-deps >/dev/null
 	@sh tests/run.sh build build-asan
 
 test: test-deps

@@ -792,7 +792,9 @@ apply_nvml_dev(struct gpu_facts *g, const struct nvml_dev_answer *d)
 	if (d->uuid[0] && !g->uuid[0])
 		STR_COPY(g->uuid, d->uuid);
 	if (d->mem_valid) {
-		if (!g->memory_total_mib)
+		/* NVML's total, as nvidia-smi shows it; CUDA's figure leaves out
+		 * what the driver reserves (143155 vs 143771 MiB on an H200) */
+		if (d->mem_total)
 			g->memory_total_mib = d->mem_total >> 20;
 		g->memory_used_mib = d->mem_used >> 20;
 		g->memory_free_mib = d->mem_free >> 20;

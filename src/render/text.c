@@ -450,7 +450,8 @@ section_resources(const struct out *w, const struct facts *f)
 		buf_init(&b);
 		STR_FMT(label, "gpu %d", i);
 		buf_addf(&b, "%llu / %llu MiB used", (unsigned long long)g->memory_used_mib,
-			 (unsigned long long)(g->memory_used_mib + g->memory_free_mib));
+			 (unsigned long long)(g->memory_total_mib ? g->memory_total_mib
+								  : g->memory_used_mib + g->memory_free_mib));
 		if (g->temperature_c >= 0)
 			buf_addf(&b, ", %d C", g->temperature_c);
 		if (g->power_mw >= 0) {
