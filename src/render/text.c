@@ -488,6 +488,36 @@ section_resources(const struct out *w, const struct facts *f)
 
 /* ---- findings -------------------------------------------------------------- */
 
+/* The programs a fix's command lines start with. A fix line whose first
+ * word (after sudo) is one of these, or that starts with '#' or blanks, is
+ * printed verbatim so it can be pasted; other lines are prose and wrapped. */
+static const char *const command_words[] = {
+	"akmods", "apt", "apt-get", "bash", "cat", "chmod", "cp", "curl", "dmesg", "docker",
+	"dnf", "dpkg", "dracut", "echo", "export", "fuser", "getent", "grep", "kill", "kubectl",
+	"ldconfig", "ldd", "ln", "ls", "lsmod", "lspci", "mkinitcpio", "modinfo", "modprobe",
+	"mokutil", "mv", "newgrp", "nvidia-ctk", "nvidia-modprobe", "nvidia-persistenced",
+	"nvidia-smi", "pacman", "pip", "printf", "ps", "python3", "reboot", "rm", "rmmod", "rpm",
+	"sed", "sh", "sudo", "systemctl", "tee", "ubuntu-drivers", "unset", "update-initramfs",
+	"update-secureboot-policy", "usermod", "wsl", "yum", "zypper", NULL,
+};
+
+static bool
+is_command_line(const char *line)
+{
+	size_t n;
+	int i;
+
+	if (line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '$')
+		return true;
+	if (str_starts(line, "sudo "))
+		line += 5;
+	n = strcspn(line, " ");
+	for (i = 0; command_words[i]; i++)
+		if (strlen(command_words[i]) == n && !strncmp(line, command_words[i], n))
+			return true;
+	return false;
+}
+
 static void
 print_finding(const struct out *w, const struct finding *fi)
 {
@@ -529,7 +559,7 @@ print_finding(const struct out *w, const struct finding *fi)
 			char *line = strndup(p, n);
 
 			/* commands and indented lines verbatim; prose wrapped */
-			if (line && (line[0] == ' ' || line[0] == '$' || str_starts(line, "sudo ")))
+			if (line && is_command_line(line))
 				fprintf(w->fp, "    %s%s%s\n", col(w, C_GREEN), line, col(w, C_RESET));
 			else if (line)
 				wrap(w, 4, line);
