@@ -12,6 +12,7 @@
  */
 #include "diag/fix.h"
 #include "diag/rule.h"
+#include "diag/rule_util.h"
 #include "base/buf.h"
 #include "base/str.h"
 #include "base/vers.h"
@@ -123,22 +124,6 @@ sig_name(int sig)
 	case SIGSYS: return "SIGSYS";
 	default: return "";
 	}
-}
-
-/* The newest CUDA the driver runs, "12.2", from the probe; "" unknown. */
-static void
-driver_cuda(const struct facts *f, char *out, size_t size)
-{
-	const struct driver_facts *d = &f->driver;
-
-	if (d->cuda_version[0])
-		vers_truncate(d->cuda_version, 2, out, size);
-	else if (d->cuda_driver_version > 0)
-		vers_from_cuda_int(d->cuda_driver_version, out, size);
-	else if (d->nvml_cuda_version > 0)
-		vers_from_cuda_int(d->nvml_cuda_version, out, size);
-	else if (size)
-		out[0] = '\0';
 }
 
 /* Does the kernel side explain why CUDA sees nothing (its own finding)? */
@@ -384,7 +369,7 @@ check_too_old(const struct facts *f, struct findings *out)
 	if (nr < 1)
 		return;
 	row = nr == 2 ? kb_cuda_driver(rtmm) : NULL;
-	driver_cuda(f, drv, sizeof(drv));
+	rule_driver_cuda(f, drv, sizeof(drv));
 	if (drv[0] && vers_parse(drv, v, 2) >= 1) {
 		if (r[0] > v[0]) {
 			bad = true;

@@ -13,6 +13,7 @@
  */
 #include "diag/fix.h"
 #include "diag/rule.h"
+#include "base/path.h"
 #include "base/buf.h"
 #include "base/str.h"
 #include "base/vers.h"
@@ -255,30 +256,6 @@ check_device_order(const struct facts *f, struct findings *out)
 
 /* ---- env.ld_library_path_stale ------------------------------------------------------- */
 
-static void
-dir_of(const char *path, char *out, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n = slash ? (size_t)(slash - path) : 0;
-
-	if (n >= size)
-		n = size - 1;
-	memcpy(out, path, n);
-	out[n] = '\0';
-}
-
-static bool
-same_dir(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-
-	while (la > 1 && a[la - 1] == '/')
-		la--;
-	while (lb > 1 && b[lb - 1] == '/')
-		lb--;
-	return la == lb && !strncmp(a, b, la);
-}
-
 /* A stub libcuda in this LD_LIBRARY_PATH dir; *harmful when dlopen
  * ("libcuda.so.1") would find it. */
 static const struct driver_lib_facts *
@@ -291,8 +268,8 @@ stub_in(const struct facts *f, const char *dir, bool *harmful)
 		char d[F_PATH];
 		if (!l->is_stub || strcmp(l->name, "libcuda"))
 			continue;
-		dir_of(l->path, d, sizeof(d));
-		if (!same_dir(d, dir))
+		path_dir(l->path, d, sizeof(d));
+		if (!path_same_dir(d, dir))
 			continue;
 		*harmful = l->loader_pick || str_ends(l->path, "/libcuda.so.1");
 		return l;
@@ -324,7 +301,7 @@ cuda_home_major(const struct facts *f, const char **home)
 		return 0;
 	for (i = 0; i < f->nlibs && i < MAX_LIBS; i++) {
 		const struct lib_facts *l = &f->libs[i];
-		if (strcmp(l->name, "cudart") || !l->origin_root[0] || !same_dir(l->origin_root, h))
+		if (strcmp(l->name, "cudart") || !l->origin_root[0] || !path_same_dir(l->origin_root, h))
 			continue;
 		if (l->cuda_major[0] && vers_parse(l->cuda_major, v, 1) == 1)
 			return v[0];

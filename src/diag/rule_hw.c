@@ -9,6 +9,7 @@
  */
 #include "diag/fix.h"
 #include "diag/rule.h"
+#include "diag/rule_util.h"
 #include "base/buf.h"
 #include "base/str.h"
 #include "base/vers.h"
@@ -16,19 +17,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static void
-gpu_label(const struct gpu_facts *g, char *out, size_t size)
-{
-	if (g->name[0] && g->pci_bus_id[0])
-		str_fmt(out, size, "%s (%s)", g->name, g->pci_bus_id);
-	else if (g->name[0])
-		str_copy(out, size, g->name);
-	else if (g->pci_bus_id[0])
-		str_fmt(out, size, "NVIDIA GPU %04x:%04x (%s)", g->vendor, g->device, g->pci_bus_id);
-	else
-		str_fmt(out, size, "NVIDIA GPU %04x:%04x", g->vendor, g->device);
-}
 
 
 /* The newest CUDA runtime installed as a toolkit or pip wheel: "13.0.96". */
@@ -135,7 +123,7 @@ check_arch(const struct facts *f, struct findings *out)
 		}
 		if (!tk_bad && !drv_bad)
 			continue;
-		gpu_label(g, label, sizeof(label));
+		rule_gpu_label(g, label, sizeof(label));
 		fd = findings_add(out, "hw.arch_too_old", SEV_ERROR,
 				  "%s (compute capability %s) is too old for the installed %s", label,
 				  g->compute_capability, tk_bad ? "CUDA" : "driver");
@@ -193,7 +181,7 @@ check_memory_and_class(const struct facts *f, struct findings *out)
 		uint64_t mib = 0;
 		const char *src = NULL;
 
-		gpu_label(g, label, sizeof(label));
+		rule_gpu_label(g, label, sizeof(label));
 		/* nominal size first: a 4 GiB card reports a little under 4096 MiB */
 		if (g->kb_memory_mib > 0 && g->kb_memory_mib < 4096) {
 			mib = g->kb_memory_mib;
@@ -254,7 +242,7 @@ check_link(const struct facts *f, struct findings *out)
 
 		if (!width && !speed)
 			continue;
-		gpu_label(g, label, sizeof(label));
+		rule_gpu_label(g, label, sizeof(label));
 		if (width)
 			fd = findings_add(out, "hw.pcie_link_degraded", SEV_WARN,
 					  "The PCIe link of %s runs at x%d of x%d", label,
@@ -307,7 +295,7 @@ check_hybrid(const struct facts *f, struct findings *out)
 	g = &f->gpus[0];
 	other_bound = o->kernel_driver[0] != '\0';
 	unbound = f->host.valid && other_bound && !g->kernel_driver[0];
-	gpu_label(g, label, sizeof(label));
+	rule_gpu_label(g, label, sizeof(label));
 	fd = findings_add(out, "hw.hybrid_graphics", SEV_INFO,
 			  unbound ? "%s sits beside an integrated GPU and no kernel driver is bound to it"
 				  : "%s sits beside an integrated GPU (hybrid graphics)",

@@ -10,21 +10,11 @@
  */
 #include "diag/fix.h"
 #include "diag/rule.h"
+#include "diag/rule_util.h"
 #include "base/buf.h"
 #include "base/str.h"
 
 #include <string.h>
-
-static void
-gpu_label(const struct gpu_facts *g, char *out, size_t size)
-{
-	if (g->name[0] && g->pci_bus_id[0])
-		str_fmt(out, size, "%s (%s)", g->name, g->pci_bus_id);
-	else if (g->name[0])
-		str_copy(out, size, g->name);
-	else
-		str_fmt(out, size, "NVIDIA GPU %04x:%04x (%s)", g->vendor, g->device, g->pci_bus_id);
-}
 
 static const struct driver_lib_facts *
 driver_libcuda(const struct facts *f)
@@ -71,7 +61,7 @@ check_nouveau(const struct facts *f, struct findings *out)
 	if (!k->modules_readable && !g)
 		return;
 	if (g) {
-		gpu_label(g, label, sizeof(label));
+		rule_gpu_label(g, label, sizeof(label));
 		fd = findings_add(out, "kmod.nouveau_loaded", SEV_ERROR, "The nouveau driver holds %s",
 				  label);
 	} else {
@@ -133,7 +123,7 @@ check_not_loaded(const struct facts *f, struct findings *out)
 
 	if (!applies(f) || k->nvidia || k->nouveau || nouveau_bound(f) || secure_boot_blocks(f))
 		return;
-	gpu_label(&f->gpus[0], label, sizeof(label));
+	rule_gpu_label(&f->gpus[0], label, sizeof(label));
 	fd = findings_add(out, "kmod.nvidia_not_loaded", SEV_ERROR,
 			  "The nvidia kernel module is not loaded for %s%s", label,
 			  f->ngpus > 1 ? " and the other GPUs" : "");

@@ -12,6 +12,8 @@
  */
 #include "diag/fix.h"
 #include "diag/rule.h"
+#include "base/path.h"
+#include "diag/rule_util.h"
 #include "base/buf.h"
 #include "base/str.h"
 #include "base/vers.h"
@@ -19,65 +21,17 @@
 
 #include <string.h>
 
-/* The directory part of a path, in out. */
-static void
-dir_of(const char *path, char *out, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n;
-
-	if (!slash) {
-		str_copy(out, size, ".");
-		return;
-	}
-	n = (size_t)(slash - path);
-	if (n == 0)
-		n = 1;
-	if (n >= size)
-		n = size - 1;
-	memcpy(out, path, n);
-	out[n] = '\0';
-}
-
-/* Same directory, ignoring one trailing slash. */
-static bool
-same_dir(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-
-	while (la > 1 && a[la - 1] == '/')
-		la--;
-	while (lb > 1 && b[lb - 1] == '/')
-		lb--;
-	return la == lb && !strncmp(a, b, la);
-}
-
 static bool
 in_ld_library_path(const struct facts *f, const char *path)
 {
 	char dir[F_PATH];
 	int i;
 
-	dir_of(path, dir, sizeof(dir));
+	path_dir(path, dir, sizeof(dir));
 	for (i = 0; i < f->env.nldpath && i < MAX_LDPATH_DIRS; i++)
-		if (same_dir(f->env.ldpath[i].dir, dir))
+		if (path_same_dir(f->env.ldpath[i].dir, dir))
 			return true;
 	return false;
-}
-
-static void
-driver_cuda(const struct facts *f, char *out, size_t size)
-{
-	const struct driver_facts *d = &f->driver;
-
-	if (d->cuda_version[0])
-		vers_truncate(d->cuda_version, 2, out, size);
-	else if (d->cuda_driver_version > 0)
-		vers_from_cuda_int(d->cuda_driver_version, out, size);
-	else if (d->nvml_cuda_version > 0)
-		vers_from_cuda_int(d->nvml_cuda_version, out, size);
-	else if (size)
-		out[0] = '\0';
 }
 
 /*
@@ -117,7 +71,7 @@ check_toolkit_newer(const struct facts *f, struct findings *out)
 	char drv[16];
 	int i, j, dv[2] = {0, 0};
 
-	driver_cuda(f, drv, sizeof(drv));
+	rule_driver_cuda(f, drv, sizeof(drv));
 	if (!drv[0] || vers_parse(drv, dv, 2) < 2)
 		return;
 	for (i = 0; i < f->nlibs && i < MAX_LIBS; i++) {
@@ -231,7 +185,7 @@ check_shadowed(const struct facts *f, struct findings *out)
 		finding_evidence(fd, "also on the search path: %s %s (%s)", best->path, best->version,
 				 where(f, best));
 		buf_init(&b);
-		dir_of(pick->path, dir, sizeof(dir));
+		path_dir(pick->path, dir, sizeof(dir));
 		if (in_ld_library_path(f, pick->path)) {
 			buf_adds(&b, "LD_LIBRARY_PATH puts the older copy first. Remove ");
 			buf_add_shquoted(&b, dir);
@@ -266,7 +220,7 @@ check_mixed_majors(const struct facts *f, struct findings *out)
 
 		if (!ma || a->origin == ORIGIN_FRAMEWORK)
 			continue;
-		dir_of(a->path, dir, sizeof(dir));
+		path_dir(a->path, dir, sizeof(dir));
 		for (k = 0; k < ndone; k++)
 			if (!strcmp(done[k], dir))
 				dup = true;
@@ -277,7 +231,7 @@ check_mixed_majors(const struct facts *f, struct findings *out)
 			int mo = lib_cuda_major(o);
 			if (!mo || mo == ma)
 				continue;
-			dir_of(o->path, odir, sizeof(odir));
+			path_dir(o->path, odir, sizeof(odir));
 			if (!strcmp(odir, dir))
 				other = o;
 		}

@@ -42,22 +42,6 @@ struct scan {
 	bool full_noted;
 };
 
-/* root_list / root_read_all of a path that may cross symbolic links: they
- * are resolved inside the root first (root_read_all alone would follow an
- * absolute link out of a fixture tree). */
-static int
-list_dir(const char *dir, char ***names)
-{
-	char real[F_PATH];
-
-	*names = NULL;
-	if (root_is_host())
-		return root_list(dir, names);
-	if (root_realpath(dir, real, sizeof(real)) < 0)
-		return 0;
-	return root_list(real, names);
-}
-
 /* Which drv[] a file name belongs to: "libcuda.so" or "libcuda.so.<...>". */
 static int
 drv_index(const char *fname)
@@ -226,7 +210,7 @@ scan_stubs_under(struct scan *s, const char *top)
 	str_fmt(dir, sizeof(dir), "%s/lib/stubs", top);
 	scan_dir(s, dir, "stubs");
 	str_fmt(dir, sizeof(dir), "%s/targets", top);
-	n = list_dir(dir, &targets);
+	n = root_list(dir, &targets);
 	for (i = 0; i < n; i++) {
 		str_fmt(dir, sizeof(dir), "%s/targets/%s/lib/stubs", top, targets[i]);
 		scan_dir(s, dir, "stubs");
@@ -248,7 +232,7 @@ scan_stubs(struct scan *s)
 		if (v && v[0] == '/')
 			scan_stubs_under(s, v);
 	}
-	n = list_dir("/usr/local", &names);
+	n = root_list("/usr/local", &names);
 	for (i = 0; i < n; i++) {
 		if (!str_starts(names[i], "cuda"))
 			continue;

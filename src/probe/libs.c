@@ -128,34 +128,6 @@ struct ctx {
 	bool cached_done;
 };
 
-/* root_list / root_read_all of a path that may cross symbolic links: they
- * are resolved inside the root first (root_read_all alone would follow an
- * absolute link out of a fixture tree). */
-static int
-list_dir(const char *dir, char ***names)
-{
-	char real[F_PATH];
-
-	*names = NULL;
-	if (root_is_host())
-		return root_list(dir, names);
-	if (root_realpath(dir, real, sizeof(real)) < 0)
-		return 0;
-	return root_list(real, names);
-}
-
-static char *
-read_all(const char *path, size_t max, size_t *len)
-{
-	char real[F_PATH];
-
-	if (root_is_host())
-		return root_read_all(path, max, len);
-	if (root_realpath(path, real, sizeof(real)) < 0)
-		return NULL;
-	return root_read_all(real, max, len);
-}
-
 /* ---- names ------------------------------------------------------------------ */
 
 static const char *
@@ -400,7 +372,7 @@ scan_toolkit(struct ctx *c, const char *top)
 	SCAN_FMT(c, "%s/lib64", top);
 	SCAN_FMT(c, "%s/lib", top);
 	str_fmt(dir, sizeof(dir), "%s/targets", top);
-	n = list_dir(dir, &names);
+	n = root_list(dir, &names);
 	for (i = 0; i < n; i++)
 		SCAN_FMT(c, "%s/targets/%s/lib", top, names[i]);
 	root_free_list(names, n);
@@ -450,7 +422,7 @@ add_prefix_sites(struct ctx *c, const char *prefix)
 	int n, i;
 
 	str_fmt(dir, sizeof(dir), "%s/lib", prefix);
-	n = list_dir(dir, &names);
+	n = root_list(dir, &names);
 	for (i = 0; i < n; i++) {
 		if (!str_starts(names[i], "python3"))
 			continue;
@@ -511,14 +483,14 @@ scan_site(struct ctx *c, const char *site)
 	int n, i;
 
 	str_fmt(dir, sizeof(dir), "%s/nvidia", site);
-	n = list_dir(dir, &names);
+	n = root_list(dir, &names);
 	for (i = 0; i < n; i++)
 		SCAN_FMT(c, "%s/nvidia/%s/lib", site, names[i]);
 	root_free_list(names, n);
 	for (i = 0; bundles[i]; i++)
 		SCAN_FMT(c, "%s/%s", site, bundles[i]);
 	str_fmt(dir, sizeof(dir), "%s/jax_plugins", site);
-	n = list_dir(dir, &names);
+	n = root_list(dir, &names);
 	for (i = 0; i < n; i++) {
 		SCAN_FMT(c, "%s/jax_plugins/%s", site, names[i]);
 		SCAN_FMT(c, "%s/jax_plugins/%s/lib", site, names[i]);
@@ -661,7 +633,7 @@ load_record(struct distidx *x, const char *dir, const char *name)
 	size_t len;
 
 	str_fmt(path, sizeof(path), "%s/%s/RECORD", dir, name);
-	data = read_all(path, MAX_RECORD, &len);
+	data = root_read_all(path, MAX_RECORD, &len);
 	if (!data)
 		return 0;
 	x->pkgs = xrealloc(x->pkgs, (size_t)(x->npkgs + 1) * sizeof(*x->pkgs));
@@ -726,7 +698,7 @@ distidx_get(struct ctx *c, const char *dir)
 	x = &c->idx[c->nidx++];
 	memset(x, 0, sizeof(*x));
 	STR_COPY(x->dir, dir);
-	n = list_dir(dir, &names);
+	n = root_list(dir, &names);
 	for (i = 0; i < n && used < MAX_DISTINFO && bytes < MAX_RECORDS_TOTAL; i++) {
 		if (!distinfo_wanted(names[i]))
 			continue;
@@ -851,7 +823,7 @@ header_version(const char *file, const struct libdef *def, char *out, size_t siz
 	char *text;
 	int i;
 
-	text = read_all(file, MAX_HEADER, &len);
+	text = root_read_all(file, MAX_HEADER, &len);
 	if (!text)
 		return false;
 	out[0] = '\0';
@@ -933,7 +905,7 @@ version_from_json(const struct lib_facts *l, const struct libdef *def, char *out
 		return false;
 	if (def->json_key[0]) {
 		str_fmt(path, sizeof(path), "%s/version.json", l->origin_root);
-		data = read_all(path, 1u << 20, &len);
+		data = root_read_all(path, 1u << 20, &len);
 		if (data) {
 			root = json_loadb(data, len, 0, NULL);
 			o = root ? json_object_get(root, def->json_key) : NULL;
@@ -949,7 +921,7 @@ version_from_json(const struct lib_facts *l, const struct libdef *def, char *out
 	if (!ok && strcmp(def->name, "cudart") == 0) {
 		const char *p;
 		str_fmt(path, sizeof(path), "%s/version.txt", l->origin_root);
-		data = read_all(path, 4096, &len);
+		data = root_read_all(path, 4096, &len);
 		if (data && (p = strstr(data, "CUDA Version ")) && ncomp(p + 13) > 0) {
 			str_copy(out, size, p + 13);
 			out[strcspn(out, " \t\r\n")] = '\0';
@@ -1174,7 +1146,7 @@ probe_libs(struct facts *f, const struct probe_opts *o)
 	if ((v = getenv("CUDA_PATH")) && v[0] == '/')
 		scan_toolkit(c, v);
 	scan_toolkit(c, "/usr/local/cuda");
-	n = list_dir("/usr/local", &names);
+	n = root_list("/usr/local", &names);
 	for (i = 0; i < n; i++) {
 		if (!str_starts(names[i], "cuda-"))
 			continue;
