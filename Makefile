@@ -125,3 +125,44 @@ clean:
 	rm -rf build build-asan
 
 -include $(DEPS)
+
+# ---- fuzzing ----------------------------------------------------------------
+# make fuzz [FUZZ_SECONDS=30] [FUZZ_TARGETS="ldcache elf"]: build every
+# libFuzzer harness tests/fuzz/fuzz_<name>.c with clang (ASan+UBSan, the
+# sources compiled again into build-fuzz/, never the gcc objects) and run
+# each in turn for FUZZ_SECONDS from the seeds in tests/fuzz/corpus/<name>/.
+# New inputs go to build-fuzz/corpus/<name>/, crashes to build-fuzz/artifacts/.
+FUZZ_CC ?= clang
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -std=c17 -D_GNU_SOURCE -Isrc -Itests/fuzz \
+	$(WARN) -Wno-format-nonliteral -fno-strict-aliasing -DGPUDOCTOR_VERSION='"$(VERSION)"' $(FUZZ_SAN)
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS ?= $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
+FUZZ_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
+
+.PHONY: fuzz
+
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/libgpudoctor.a: $(FUZZ_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_BUILD)/libgpudoctor.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/libgpudoctor.a $(LIBS)
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts tests/fuzz/corpus/$$t; \
+		echo "== fuzz_$$t: $(FUZZ_SECONDS)s"; \
+		$(FUZZ_BUILD)/fuzz_$$t $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- \
+			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t; \
+	done
+
+-include $(FUZZ_OBJS:%.o=%.d)

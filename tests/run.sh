@@ -47,16 +47,18 @@ run_units() {
 		want "$name" || continue
 		out=$(cd "$top" && CMOCKA_MESSAGE_OUTPUT=TAP "$t" 2>&1)
 		rc=$?
-		np=$(printf '%s\n' "$out" | grep -c '^ok ')
-		nf=$(printf '%s\n' "$out" | grep -c '^not ok ')
+		np=$(printf '%s\n' "$out" | grep '^ok ' | grep -v -c '# SKIP')
+		ns=$(printf '%s\n' "$out" | grep -c -E '^(not )?ok .*# SKIP')
+		nf=$(printf '%s\n' "$out" | grep '^not ok ' | grep -v -c '# SKIP')
 		passed=$((passed + np))
+		skipped=$((skipped + ns))
 		if [ "$nf" -gt 0 ] || [ $rc -ne 0 ]; then
 			[ "$nf" -eq 0 ] && nf=1
 			failed=$((failed + nf))
 			failures="$failures
   $name"
 			echo "FAIL $name (exit $rc)" >&2
-			printf '%s\n' "$out" | grep -v '^ok ' | sed 's/^/     /' >&2
+			printf '%s\n' "$out" | grep -v -E '^ok |# SKIP' | sed 's/^/     /' >&2
 		fi
 	done
 }
@@ -209,16 +211,18 @@ run_scripts() {
 		want "$name" || continue
 		out=$(cd "$top" && sh "$s" "$top/$b" 2>&1)
 		rc=$?
-		np=$(printf '%s\n' "$out" | grep -c '^ok ')
-		nf=$(printf '%s\n' "$out" | grep -c '^not ok ')
+		np=$(printf '%s\n' "$out" | grep '^ok ' | grep -v -c '# SKIP')
+		ns=$(printf '%s\n' "$out" | grep -c -E '^(not )?ok .*# SKIP')
+		nf=$(printf '%s\n' "$out" | grep '^not ok ' | grep -v -c '# SKIP')
 		passed=$((passed + np))
+		skipped=$((skipped + ns))
 		if [ "$nf" -gt 0 ] || [ $rc -ne 0 ]; then
 			[ "$nf" -eq 0 ] && nf=1
 			failed=$((failed + nf))
 			failures="$failures
   $name"
 			echo "FAIL $name (exit $rc)" >&2
-			printf '%s\n' "$out" | grep -v '^ok ' | sed 's/^/     /' >&2
+			printf '%s\n' "$out" | grep -v -E '^ok |# SKIP' | sed 's/^/     /' >&2
 		fi
 	done
 }

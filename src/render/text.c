@@ -189,8 +189,10 @@ section_hw(const struct out *w, const struct facts *f)
 	int i;
 
 	heading(w, "HARDWARE");
-	if (!f->ngpus)
+	if (!f->ngpus && f->pci_valid)
 		row(w, "gpu", "no NVIDIA GPU on the PCI bus");
+	else if (!f->ngpus)
+		row(w, "gpu", "the PCI bus could not be read (/sys/bus/pci/devices)");
 	for (i = 0; i < f->ngpus; i++) {
 		const struct gpu_facts *g = &f->gpus[i];
 		char label[16];

@@ -50,6 +50,7 @@ teardown(void **state)
 static void
 test_cublas(void **state)
 {
+	REQUIRE_HOST_TOOLKIT(); /* before anything is allocated */
 	struct elf_info *e = malloc(sizeof(*e));
 	bool lt = false;
 	int i;
@@ -152,6 +153,7 @@ test_truncated_copies(void **state)
 	int fd;
 
 	(void)state;
+	REQUIRE_HOST_TOOLKIT();
 	data = slurp(CUDART, &len);
 	assert_int_equal(elf_read(CUDART, &full), 0);
 	assert_string_equal(full.soname, "libcudart.so.13");
@@ -185,6 +187,7 @@ test_corrupted_copies(void **state)
 	int fd;
 
 	(void)state;
+	REQUIRE_HOST_TOOLKIT();
 	data = slurp(CUDART, &len);
 	str_fmt(path, sizeof(path), "%s/bad.so", tmpdir);
 	write_file(path, data, len);

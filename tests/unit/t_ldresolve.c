@@ -240,6 +240,7 @@ test_host_cudart(void **state)
 	struct ld_result r;
 
 	(void)state;
+	REQUIRE_HOST_TOOLKIT();
 	root_set("/");
 	assert_int_equal(ldcache_load("/etc/ld.so.cache", &host), 0);
 	assert_int_equal(ldresolve("libcudart.so.13", NULL, NULL, &host, &r), 1);

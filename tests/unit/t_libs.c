@@ -392,6 +392,7 @@ test_fixture_tree(void **state)
 static void
 test_this_machine(void **state)
 {
+	REQUIRE_HOST_TOOLKIT(); /* before anything is allocated */
 	struct facts *f = malloc(sizeof(*f));
 	const struct lib_facts *l;
 	int i;
@@ -446,6 +447,7 @@ add_lib(struct facts *f, const char *name, const char *path)
 static void
 test_version_calls(void **state)
 {
+	REQUIRE_HOST_TOOLKIT(); /* before anything is allocated */
 	struct probe_opts o = {.timeout_ms = 20000};
 	struct facts *f = malloc(sizeof(*f));
 	struct libver_job *job;

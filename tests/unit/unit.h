@@ -14,5 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <unistd.h>
+
+/* The CUDA 13.0 toolkit that the project's own machines carry (the
+ * reference "cpu-only-toolkit" machine); tests that read it skip where it
+ * is absent, e.g. on a fresh Debian machine. */
+#define HOST_CUDART "/usr/local/cuda/lib64/libcudart.so.13"
+#define REQUIRE_HOST_TOOLKIT() \
+	do { \
+		if (access(HOST_CUDART, R_OK) != 0) \
+			skip(); \
+	} while (0)
 
 #endif
