@@ -131,6 +131,7 @@ clean:
 # libFuzzer harness tests/fuzz/fuzz_<name>.c with clang (ASan+UBSan, the
 # sources compiled again into build-fuzz/, never the gcc objects) and run
 # each in turn for FUZZ_SECONDS from the seeds in tests/fuzz/corpus/<name>/.
+# tests/fuzz/<name>.dict, when there is one, is the harness's dictionary.
 # New inputs go to build-fuzz/corpus/<name>/, crashes to build-fuzz/artifacts/.
 FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
@@ -156,13 +157,28 @@ $(FUZZ_BUILD)/libgpudoctor.a: $(FUZZ_OBJS)
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_BUILD)/libgpudoctor.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/libgpudoctor.a $(LIBS)
 
-fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+# ELF seeds built from tests/fuzz/seed_elf.c (no third-party objects in
+# the corpus): RPATH+NEEDED, RUNPATH, 32-bit (when clang can), PIE.
+FUZZ_ELF_SEEDS := $(FUZZ_BUILD)/seeds/elf/.built
+$(FUZZ_ELF_SEEDS): tests/fuzz/seed_elf.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -nostdlib -Wl,-soname,libseed.so.1 -Wl,--disable-new-dtags \
+		-Wl,-rpath,'$$ORIGIN/../lib' -Wl,--no-as-needed -o $(dir $@)rpath.so $< -l:libc.so.6
+	$(CC) -shared -fPIC -nostdlib -Wl,-soname,libseed.so.2 -Wl,--enable-new-dtags \
+		-Wl,-rpath,'$$ORIGIN' -o $(dir $@)runpath.so $<
+	-$(FUZZ_CC) -m32 -shared -fPIC -nostdlib -Wl,-soname,libseed32.so.1 -o $(dir $@)lib32.so $<
+	$(CC) -nostdlib -pie -fPIE -Wl,-e,gpudoctor_seed -o $(dir $@)pie $<
+	@touch $@
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%) $(FUZZ_ELF_SEEDS)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts tests/fuzz/corpus/$$t; \
 		echo "== fuzz_$$t: $(FUZZ_SECONDS)s"; \
-		$(FUZZ_BUILD)/fuzz_$$t $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+		dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+		$(FUZZ_BUILD)/fuzz_$$t $(FUZZ_FLAGS) $$dict -max_total_time=$(FUZZ_SECONDS) \
 			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- \
-			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t; \
+			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t \
+			$$([ $$t = elf ] && echo $(FUZZ_BUILD)/seeds/elf); \
 	done
 
 -include $(FUZZ_OBJS:%.o=%.d)

@@ -248,10 +248,12 @@ probe_blacklist(struct kmod_facts *k)
 static bool
 is_nvidia_ko(const char *name)
 {
-	const char *ext = name + 6 + debian_flavour(name, '-');
+	const char *ext;
 
+	/* checked first: name + 6 must stay inside a shorter name */
 	if (strncmp(name, "nvidia", 6))
 		return false;
+	ext = name + 6 + debian_flavour(name, '-');
 	return !strcmp(ext, ".ko") || !strcmp(ext, ".ko.xz") || !strcmp(ext, ".ko.zst") ||
 	       !strcmp(ext, ".ko.gz");
 }

@@ -6,7 +6,7 @@
 # Prints "ok NAME" / "not ok NAME" per check (counted by tests/run.sh).
 cd "$(dirname "$0")/../.." || exit 1
 status=0
-for f in $(find src tests/unit tests/stubs tests/tools bench -name '*.[ch]' | sort); do
+for f in $(find src tests/unit tests/stubs tests/tools tests/fuzz bench -name '*.[ch]' | sort); do
 	first=$(head -c 2 "$f")
 	if [ "$first" != "/*" ]; then
 		echo "not ok top comment: $f"

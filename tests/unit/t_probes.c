@@ -808,6 +808,22 @@ test_installed_module(void **state)
 	probe_kmod(f, &opts);
 	assert_false(f->kmod.nvidia_module_installed);
 	free(f);
+
+	/* names shorter than "nvidia" (is_nvidia_ko once stepped 6 bytes
+	 * into them before comparing) and near misses are not the module */
+	put("proc/sys/kernel/osrelease", "6.2.0-short\n");
+	put("lib/modules/6.2.0-short/updates/dkms/a", "");
+	put("lib/modules/6.2.0-short/updates/dkms/nv", "");
+	put("lib/modules/6.2.0-short/updates/dkms/.ko", "");
+	put("lib/modules/6.2.0-short/updates/dkms/nvidi.ko", "");
+	put("lib/modules/6.2.0-short/updates/dkms/nvidia-", "");
+	put("lib/modules/6.2.0-short/kernel/nv", "");
+	f = new_facts();
+	probe_host(f, &opts);
+	probe_kmod(f, &opts);
+	assert_false(f->kmod.nvidia_module_installed);
+	assert_string_equal(f->kmod.nvidia_module_path, "");
+	free(f);
 }
 
 /* ---- devnodes ---------------------------------------------------------------------- */
