@@ -77,6 +77,17 @@ if sysfiles:
     if sysl:
         check("cuDNN system version", sysv.startswith(sysl[0].get("version", "?")), "%r vs %r" % (sysl[0].get("version"), sysv))
 
+# --from re-diagnoses the recorded facts to the same findings
+again = json.loads(read("doctor-from.json") or "{}")
+ids = lambda d: sorted((f["id"], f["severity"]) for f in d.get("findings", []))
+check("doctor --from gives the same findings", ids(again) == ids(doc), "%r vs %r" % (ids(again), ids(doc)))
+check("doctor --from keeps the GPU facts", again.get("gpus") == doc.get("gpus"))
+# --no-load reads files only: still finds the GPU, the module and the libraries
+nl = json.loads(read("doctor-noload.json") or "{}")
+check("--no-load loads no vendor code", nl.get("driver", {}).get("cuda_state") == "not_run")
+check("--no-load still sees the GPU on PCI", len(nl.get("gpus", [])) == len(smi))
+check("--no-load still lists the libraries", len(nl.get("libs", [])) == len(libs))
+
 busy = read("doctor-busy.json")
 apps = [l.split(", ") for l in read("smi-apps.csv").strip().splitlines() if l.strip() and "," in l]
 if busy and apps:

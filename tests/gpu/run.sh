@@ -18,6 +18,8 @@ mkdir -p "$out"
 echo "doctor exit: $?" >> "$out/doctor.txt"
 "$bin" doctor --json > "$out/doctor.json" 2> "$out/doctor.err"
 echo "$?" > "$out/doctor.rc"
+"$bin" doctor --from "$out/doctor.json" --json > "$out/doctor-from.json" 2>&1
+"$bin" doctor --no-load --json > "$out/doctor-noload.json" 2>&1
 nvidia-smi -q > "$out/nvidia-smi-q.txt" 2>&1
 nvidia-smi --query-gpu=name,driver_version,memory.total,pci.bus_id,compute_cap,uuid,memory.used \
 	--format=csv,noheader,nounits > "$out/nvidia-smi.csv" 2>&1
