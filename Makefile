@@ -82,7 +82,7 @@ $(BUILD)/stubs/%.so: tests/stubs/%.c
 
 unit: $(UNIT_BINS)
 
-test-deps: all unit $(TOOL_BINS) $(STUB_SRCS:tests/stubs/%.c=$(BUILD)/stubs/%.so)
+test-deps: all unit $(TOOL_BINS) $(BUILD)/tools/gen-kb $(STUB_SRCS:tests/stubs/%.c=$(BUILD)/stubs/%.so)
 
 deps-build:
 	@sh tools/deps.sh build
@@ -107,12 +107,21 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-deps
 	@sh tests/run.sh build-asan
 
-kb:
-	awk -f tools/gen-kb.awk data/kb/cuda_driver.tsv data/kb/gpu_devices.tsv data/kb/arch_support.tsv > src/kb/kb_data.c.tmp
+# tools/gen-kb: a host tool built from the same reader (src/kb/kb_tsv.c)
+# that `--kb DIR` uses at run time, so build and run time accept the same
+# tables.
+GEN_KB_SRCS := tools/gen-kb.c src/kb/kb_tsv.c src/kb/kb_schema.c src/base/vers.c \
+	src/base/str.c src/base/xalloc.c
+$(BUILD)/tools/gen-kb: $(GEN_KB_SRCS) src/kb/kb.h src/kb/kb_schema.h src/kb/kb_tsv.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_KB_SRCS)
+
+kb: $(BUILD)/tools/gen-kb
+	$(BUILD)/tools/gen-kb data/kb > src/kb/kb_data.c.tmp || { rm -f src/kb/kb_data.c.tmp; exit 1; }
 	mv src/kb/kb_data.c.tmp src/kb/kb_data.c
 
-kb-check:
-	@awk -f tools/gen-kb.awk data/kb/cuda_driver.tsv data/kb/gpu_devices.tsv data/kb/arch_support.tsv | cmp -s - src/kb/kb_data.c \
+kb-check: $(BUILD)/tools/gen-kb
+	@$(BUILD)/tools/gen-kb data/kb | cmp -s - src/kb/kb_data.c \
 		|| { echo "src/kb/kb_data.c is out of date: run make kb"; exit 1; }
 
 bench: all

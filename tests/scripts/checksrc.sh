@@ -27,10 +27,13 @@ if [ -n "$placeholders" ]; then
 else
 	echo "ok no placeholder modules"
 fi
-if [ -f tools/gen-kb.awk ]; then
-	if awk -f tools/gen-kb.awk data/kb/cuda_driver.tsv data/kb/gpu_devices.tsv data/kb/arch_support.tsv 2>/dev/null | cmp -s - src/kb/kb_data.c; then
+gen="${1:-build}/tools/gen-kb"
+if [ -x "$gen" ]; then
+	if "$gen" data/kb 2>/dev/null | cmp -s - src/kb/kb_data.c; then
 		echo "ok src/kb/kb_data.c is generated from data/kb"
 	else
-		echo "not ok src/kb/kb_data.c is stale: run make kb"
+		echo "not ok src/kb/kb_data.c is stale or data/kb is invalid: run make kb"
 	fi
+else
+	echo "not ok no $gen to check src/kb/kb_data.c with (make test-deps)"
 fi

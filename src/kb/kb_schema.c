@@ -1,0 +1,219 @@
+/*
+ * kb_schema.c - the descriptors of the knowledge-base tables (see
+ * kb_schema.h and data/kb/README.md for what each column means), plus the
+ * few rules that involve more than one column of a row.
+ */
+#include "kb/kb_schema.h"
+#include "base/str.h"
+
+#include <string.h>
+
+#define COL(st, f, t, fl) {.name = #f, .type = (t), .flags = (fl), .offset = offsetof(st, f)}
+#define COLA(st, f, fl, a) \
+	{.name = #f, .type = KB_STR, .flags = (fl), .offset = offsetof(st, f), .allowed = (a)}
+#define DOC(n, fl) {.name = (n), .type = KB_STR, .flags = (fl) | KB_NOSTORE}
+#define SRC(st) COL(st, source, KB_STR, KB_REQUIRED)
+
+static const char *const segments[] = {"datacenter", "desktop", "laptop", "workstation", NULL};
+static const char *const platforms[] = {"linux", "windows", "macos", NULL};
+static const char *const kinds[] = {"gpu", "cpu", NULL};
+
+/* tf_builds: cpu rows name no CUDA or cuDNN; macOS rows are cpu rows. */
+static int
+check_tf_build(const void *row, char *msg, size_t size)
+{
+	const struct kb_tf_build *r = row;
+
+	if (!strcmp(r->kind, "cpu") && (r->cuda[0] || r->cudnn[0])) {
+		str_copy(msg, size, "a cpu row names no cuda or cudnn");
+		return -1;
+	}
+	if (!strcmp(r->platform, "macos") && strcmp(r->kind, "cpu")) {
+		str_copy(msg, size, "macos rows are cpu rows");
+		return -1;
+	}
+	return 0;
+}
+
+/* torch_builds: the default CUDA is one of the wheel variants. */
+static int
+check_torch_build(const void *row, char *msg, size_t size)
+{
+	const struct kb_torch_build *r = row;
+
+	if (r->cuda_default[0] && !kb_has_word(r->cuda_variants, r->cuda_default)) {
+		str_fmt(msg, size, "cuda_default %s is not in cuda_variants", r->cuda_default);
+		return -1;
+	}
+	return 0;
+}
+
+const struct kb_schema kb_schemas[KB_NTABLES] = {
+	[KB_CUDA_DRIVER] = {
+		.id = KB_CUDA_DRIVER, .name = "cuda_driver", .file = "cuda_driver.tsv",
+		.ctype = "struct kb_cuda_driver", .row_size = sizeof(struct kb_cuda_driver),
+		.ncols = 7,
+		.cols = {
+			COL(struct kb_cuda_driver, cuda, KB_STR, KB_REQUIRED | KB_VERSION),
+			DOC("release", KB_REQUIRED),
+			COL(struct kb_cuda_driver, linux_min, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_cuda_driver, linux_minor_compat, KB_STR, KB_VERSION),
+			COL(struct kb_cuda_driver, windows_min, KB_STR, KB_VERSION),
+			COL(struct kb_cuda_driver, windows_minor_compat, KB_STR, KB_VERSION),
+			SRC(struct kb_cuda_driver),
+		},
+		.nkeys = 1, .keys = {0},
+	},
+	[KB_GPU_DEVICES] = {
+		.id = KB_GPU_DEVICES, .name = "gpu_devices", .file = "gpu_devices.tsv",
+		.ctype = "struct kb_gpu", .row_size = sizeof(struct kb_gpu),
+		.ncols = 10,
+		.cols = {
+			{.name = "device_id", .type = KB_HEX, .flags = KB_REQUIRED,
+			 .offset = offsetof(struct kb_gpu, device_id), .max = 0xffff},
+			COL(struct kb_gpu, name, KB_STR, KB_REQUIRED),
+			COL(struct kb_gpu, architecture, KB_STR, KB_REQUIRED),
+			COL(struct kb_gpu, compute_capability, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_gpu, memory_mib, KB_UINT, KB_REQUIRED),
+			COLA(struct kb_gpu, segment, KB_REQUIRED, segments),
+			COL(struct kb_gpu, fp32_tflops, KB_STR, KB_NUMBER),
+			COL(struct kb_gpu, fp16_tensor_tflops, KB_STR, KB_NUMBER),
+			COL(struct kb_gpu, mem_bw_gbs, KB_STR, KB_NUMBER),
+			SRC(struct kb_gpu),
+		},
+		.nkeys = 1, .keys = {0},
+	},
+	[KB_ARCH_SUPPORT] = {
+		.id = KB_ARCH_SUPPORT, .name = "arch_support", .file = "arch_support.tsv",
+		.ctype = "struct kb_arch", .row_size = sizeof(struct kb_arch),
+		.ncols = 6,
+		.cols = {
+			COL(struct kb_arch, compute_capability, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_arch, architecture, KB_STR, KB_REQUIRED),
+			COL(struct kb_arch, cuda_min, KB_STR, KB_VERSION),
+			COL(struct kb_arch, cuda_max, KB_STR, KB_VERSION),
+			COL(struct kb_arch, driver_last_branch, KB_STR, KB_VERSION),
+			SRC(struct kb_arch),
+		},
+		.nkeys = 1, .keys = {0},
+		.nranges = 1, .ranges = {{2, 3}},
+	},
+	[KB_CUDNN_CUDA] = {
+		.id = KB_CUDNN_CUDA, .name = "cudnn_cuda", .file = "cudnn_cuda.tsv",
+		.ctype = "struct kb_cudnn_cuda", .row_size = sizeof(struct kb_cudnn_cuda),
+		.ncols = 5,
+		.cols = {
+			COL(struct kb_cudnn_cuda, cudnn, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_cudnn_cuda, cuda_min, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_cudnn_cuda, cuda_max, KB_STR, KB_VERSION),
+			COL(struct kb_cudnn_cuda, linux_min_driver, KB_STR, KB_VERSION),
+			SRC(struct kb_cudnn_cuda),
+		},
+		.nkeys = 2, .keys = {0, 1},
+		.nranges = 1, .ranges = {{1, 2}},
+	},
+	[KB_TF_BUILDS] = {
+		.id = KB_TF_BUILDS, .name = "tf_builds", .file = "tf_builds.tsv",
+		.ctype = "struct kb_tf_build", .row_size = sizeof(struct kb_tf_build),
+		.ncols = 9,
+		.cols = {
+			COL(struct kb_tf_build, version, KB_STR, KB_REQUIRED | KB_VERSION),
+			COLA(struct kb_tf_build, platform, KB_REQUIRED, platforms),
+			COLA(struct kb_tf_build, kind, KB_REQUIRED, kinds),
+			COL(struct kb_tf_build, python_min, KB_STR, KB_VERSION),
+			COL(struct kb_tf_build, python_max, KB_STR, KB_VERSION),
+			COL(struct kb_tf_build, cuda, KB_STR, KB_VERSION),
+			COL(struct kb_tf_build, cudnn, KB_STR, KB_VERSION),
+			COL(struct kb_tf_build, compiler, KB_STR, 0),
+			SRC(struct kb_tf_build),
+		},
+		.nkeys = 3, .keys = {0, 1, 2},
+		.nranges = 1, .ranges = {{3, 4}},
+		.check_row = check_tf_build,
+	},
+	[KB_TF_FEATURES] = {
+		.id = KB_TF_FEATURES, .name = "tf_features", .file = "tf_features.tsv",
+		.ctype = "struct kb_tf_feature", .row_size = sizeof(struct kb_tf_feature),
+		.ncols = 5,
+		.cols = {
+			COL(struct kb_tf_feature, version, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_tf_feature, windows_native_gpu, KB_BOOL, KB_REQUIRED),
+			COL(struct kb_tf_feature, and_cuda_extra, KB_BOOL, KB_REQUIRED),
+			COL(struct kb_tf_feature, cpu_isa, KB_STR, KB_WLIST),
+			SRC(struct kb_tf_feature),
+		},
+		.nkeys = 1, .keys = {0},
+	},
+	[KB_TF_AND_CUDA_PINS] = {
+		.id = KB_TF_AND_CUDA_PINS, .name = "tf_and_cuda_pins", .file = "tf_and_cuda_pins.tsv",
+		.ctype = "struct kb_tf_pin", .row_size = sizeof(struct kb_tf_pin),
+		.ncols = 4,
+		.cols = {
+			COL(struct kb_tf_pin, version, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_tf_pin, package, KB_STR, KB_REQUIRED | KB_WLIST),
+			COL(struct kb_tf_pin, requirement, KB_STR, KB_REQUIRED),
+			SRC(struct kb_tf_pin),
+		},
+		.nkeys = 2, .keys = {0, 1},
+	},
+	[KB_TF_SONAMES] = {
+		.id = KB_TF_SONAMES, .name = "tf_sonames", .file = "tf_sonames.tsv",
+		.ctype = "struct kb_tf_soname", .row_size = sizeof(struct kb_tf_soname),
+		.ncols = 6,
+		.cols = {
+			COL(struct kb_tf_soname, tf_min, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_tf_soname, tf_max, KB_STR, KB_VERSION),
+			COL(struct kb_tf_soname, library, KB_STR, KB_REQUIRED | KB_WLIST),
+			COL(struct kb_tf_soname, linux_soname, KB_STR, 0),
+			COL(struct kb_tf_soname, windows_dll, KB_STR, 0),
+			SRC(struct kb_tf_soname),
+		},
+		.nkeys = 2, .keys = {0, 2},
+		.nranges = 1, .ranges = {{0, 1}},
+	},
+	[KB_TORCH_BUILDS] = {
+		.id = KB_TORCH_BUILDS, .name = "torch_builds", .file = "torch_builds.tsv",
+		.ctype = "struct kb_torch_build", .row_size = sizeof(struct kb_torch_build),
+		.ncols = 6,
+		.cols = {
+			COL(struct kb_torch_build, version, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_torch_build, python_min, KB_STR, KB_VERSION),
+			COL(struct kb_torch_build, python_max, KB_STR, KB_VERSION),
+			COL(struct kb_torch_build, cuda_variants, KB_STR, KB_VLIST),
+			COL(struct kb_torch_build, cuda_default, KB_STR, KB_VERSION),
+			SRC(struct kb_torch_build),
+		},
+		.nkeys = 1, .keys = {0},
+		.nranges = 1, .ranges = {{1, 2}},
+		.check_row = check_torch_build,
+	},
+	[KB_JAX_BUILDS] = {
+		.id = KB_JAX_BUILDS, .name = "jax_builds", .file = "jax_builds.tsv",
+		.ctype = "struct kb_jax_build", .row_size = sizeof(struct kb_jax_build),
+		.ncols = 7,
+		.cols = {
+			COL(struct kb_jax_build, version, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_jax_build, python_min, KB_STR, KB_VERSION),
+			COL(struct kb_jax_build, python_max, KB_STR, KB_VERSION),
+			COL(struct kb_jax_build, cuda_plugins, KB_STR, KB_WLIST),
+			COL(struct kb_jax_build, cuda_min, KB_STR, KB_VERSION),
+			COL(struct kb_jax_build, cudnn_min, KB_STR, KB_VERSION),
+			SRC(struct kb_jax_build),
+		},
+		.nkeys = 1, .keys = {0},
+		.nranges = 1, .ranges = {{1, 2}},
+	},
+};
+
+const struct kb_schema *
+kb_schema_find(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < KB_NTABLES; i++)
+		if (!strcmp(kb_schemas[i].name, name) || !strcmp(kb_schemas[i].file, name))
+			return &kb_schemas[i];
+	return NULL;
+}
