@@ -4,6 +4,7 @@
  */
 #include "cli/command.h"
 #include "diag/rule.h"
+#include "kb/kb.h"
 #include "probe/probe.h"
 #include "render/facts_json.h"
 #include "render/render.h"
@@ -31,13 +32,15 @@ doctor_usage(FILE *out)
 		"  --root DIR         read every file under DIR instead of / (fixture trees)\n"
 		"  --timeout SECONDS  limit for each child that loads vendor code (default 5)\n"
 		"  --no-load          never load vendor libraries (libcuda, NVML, CUDA libs)\n"
+		"  --kb DIR           judge with the knowledge-base tables in DIR (data/kb\n"
+		"                     format) instead of the built-in ones\n"
 		"  --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
 		"  -v, --verbose      list every library copy and probe note\n"
 		"  -h, --help         show this help\n\n"
 		"Exit status: 0 healthy, 1 warnings, 2 errors, 3 gpudoctor itself failed.\n");
 }
 
-enum { OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_TIMEOUT, OPT_NO_LOAD, OPT_COLOR };
+enum { OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_TIMEOUT, OPT_NO_LOAD, OPT_COLOR, OPT_KB };
 
 static const struct option doctor_options[] = {
 	{"json", no_argument, NULL, OPT_JSON},
@@ -45,6 +48,7 @@ static const struct option doctor_options[] = {
 	{"root", required_argument, NULL, OPT_ROOT},
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"no-load", no_argument, NULL, OPT_NO_LOAD},
+	{"kb", required_argument, NULL, OPT_KB},
 	{"color", required_argument, NULL, OPT_COLOR},
 	{"colour", required_argument, NULL, OPT_COLOR},
 	{"verbose", no_argument, NULL, 'v'},
@@ -57,7 +61,7 @@ cmd_doctor(int argc, char **argv)
 {
 	struct probe_opts po = {.timeout_ms = 5000};
 	struct render_opts ro = {.width = 80};
-	const char *from = NULL, *root = NULL, *color = "auto";
+	const char *from = NULL, *root = NULL, *color = "auto", *kbdir = NULL;
 	bool json = false;
 	struct findings fs;
 	struct facts *f;
@@ -89,6 +93,9 @@ cmd_doctor(int argc, char **argv)
 		}
 		case OPT_NO_LOAD:
 			po.no_driver_calls = true;
+			break;
+		case OPT_KB:
+			kbdir = optarg;
 			break;
 		case OPT_COLOR:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
@@ -122,6 +129,13 @@ cmd_doctor(int argc, char **argv)
 		return EXIT_TOOL_FAILED;
 	}
 
+	if (kbdir) {
+		char err[512];
+		if (kb_load_dir(kbdir, err, sizeof(err)) < 0) {
+			fprintf(stderr, "gpudoctor: --kb '%s': %s\n", kbdir, err);
+			return EXIT_TOOL_FAILED;
+		}
+	}
 	f = malloc(sizeof(*f));
 	if (!f) {
 		fprintf(stderr, "gpudoctor: out of memory\n");
@@ -165,5 +179,6 @@ cmd_doctor(int argc, char **argv)
 	}
 	findings_release(&fs);
 	free(f);
+	kb_reset();
 	return rc;
 }

@@ -8,6 +8,8 @@
 const struct command commands[] = {
 	{.name = "doctor", .fn = cmd_doctor,
 	 .summary = "walk every layer; print facts and findings with fixes (default)"},
+	{.name = "compat", .fn = cmd_compat,
+	 .summary = "compatibility tables: framework, driver, GPU, CUDA (no probing)"},
 	{.name = "help", .fn = cmd_help, .summary = "show help for gpudoctor or a command"},
 	{.name = "version", .fn = cmd_version, .summary = "print the version"},
 	{.name = NULL, .fn = NULL, .summary = NULL},

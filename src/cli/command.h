@@ -31,6 +31,7 @@ const struct command *command_find(const char *name);
 const char *command_suggest(const char *name);
 
 int cmd_doctor(int argc, char **argv);
+int cmd_compat(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
