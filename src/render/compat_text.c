@@ -215,6 +215,8 @@ gpu_text(FILE *out, json_t *o)
 			s(o, "driver_last_branch"));
 	frameworks_text(out, json_object_get(o, "frameworks"),
 			s(o, "cuda_max")[0] ? "whose CUDA still supports it" : "(current CUDA supports it)");
+	fprintf(out, "  (by CUDA support; a framework's wheels may leave out old architectures:\n"
+		     "  `gpudoctor doctor` checks the installed build against this GPU)\n");
 	if (json_array_size(others)) {
 		fprintf(out, "  also matching:");
 		for (i = 0; i < json_array_size(others); i++) {
