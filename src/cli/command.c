@@ -10,6 +10,8 @@ const struct command commands[] = {
 	 .summary = "walk every layer; print facts and findings with fixes (default)"},
 	{.name = "compat", .fn = cmd_compat,
 	 .summary = "compatibility tables: framework, driver, GPU, CUDA (no probing)"},
+	{.name = "plan", .fn = cmd_plan,
+	 .summary = "the install steps for a framework that will work on this machine"},
 	{.name = "help", .fn = cmd_help, .summary = "show help for gpudoctor or a command"},
 	{.name = "version", .fn = cmd_version, .summary = "print the version"},
 	{.name = NULL, .fn = NULL, .summary = NULL},

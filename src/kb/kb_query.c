@@ -129,3 +129,25 @@ kbq_gpus_by_name(const char *query, const struct kb_gpu **out, size_t max)
 	}
 	return found;
 }
+
+const struct kb_gpu *
+kbq_gpu_best(const char *query)
+{
+	const struct kb_gpu *found[64];
+	char q[96], name[96];
+	size_t n, i, ln, lq;
+
+	n = kbq_gpus_by_name(query, found, sizeof(found) / sizeof(found[0]));
+	if (!n)
+		return NULL;
+	squash(query, q, sizeof(q));
+	lq = strlen(q);
+	/* "RTX 3090" means the GeForce RTX 3090, not the RTX 3090 Ti */
+	for (i = 0; i < n; i++) {
+		squash(found[i]->name, name, sizeof(name));
+		ln = strlen(name);
+		if (ln >= lq && !strcmp(name + ln - lq, q))
+			return found[i];
+	}
+	return found[0];
+}

@@ -25,5 +25,9 @@ bool kbq_cuda_matches(const char *v, const char *cuda);
  * "RTX 3050" finds "GeForce RTX 3050"): exact names first, else every name
  * containing it. Returns how many were written to out (at most max). */
 size_t kbq_gpus_by_name(const char *query, const struct kb_gpu **out, size_t max);
+/* The one GPU a name most likely means: an exact name, else the first whose
+ * name ends with the query ("RTX 3090" is the RTX 3090, not the 3090 Ti),
+ * else the first containing it; NULL when none matches. */
+const struct kb_gpu *kbq_gpu_best(const char *query);
 
 #endif

@@ -1,0 +1,382 @@
+/*
+ * cmd_plan.c - `gpudoctor plan FRAMEWORK[==VERSION]`: the install steps that
+ * will work on this machine, or why none can. The machine comes from the
+ * probes (as doctor runs them, plus the default python3's version), from a
+ * facts document (--from), or from the command line (--driver, --gpu,
+ * --python, --os override either; --no-probe uses them alone). The
+ * decision is plan/plan.c's; the steps and layout render/plan_text.c's.
+ */
+#include "cli/command.h"
+#include "base/buf.h"
+#include "base/str.h"
+#include "base/vers.h"
+#include "diag/fix.h"
+#include "kb/kb.h"
+#include "kb/kb_query.h"
+#include "plan/plan.h"
+#include "probe/probe.h"
+#include "probe/pyver.h"
+#include "render/facts_json.h"
+#include "render/plan_text.h"
+#include "render/render.h"
+#include "sys/root.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void
+plan_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: gpudoctor plan FRAMEWORK[==VERSION] [OPTIONS]\n\n"
+		"The newest release of FRAMEWORK (tensorflow, torch or jax) that can run on\n"
+		"this machine's GPU, driver, Python, OS and CPU, why each newer one cannot,\n"
+		"and the exact steps to install it; with ==VERSION, whether that release\n"
+		"can. When none can, what to change first.\n\n"
+		"The machine (default: probe this one, as `gpudoctor doctor` does):\n"
+		"  --from FILE          use facts recorded by `gpudoctor doctor --json`\n"
+		"  --root DIR           probe the files under DIR instead of / (fixtures)\n"
+		"  --no-probe           look at nothing here: use only the options below\n"
+		"  --driver VERSION     the NVIDIA driver (470.82.01), or none\n"
+		"  --gpu NAME|ID        the GPU by name (\"RTX 3050\") or PCI device id (0x2507),\n"
+		"                       or none\n"
+		"  --python VERSION     the Python to install for (3.12)\n"
+		"  --os OS              linux, wsl2, windows or macos\n"
+		"  --strict-driver      require each CUDA's own minimum driver; never rely on\n"
+		"                       CUDA minor-version compatibility\n\n"
+		"Output:\n"
+		"  --format FORMAT      pip (default: a venv and pip commands), conda,\n"
+		"                       docker (a Dockerfile from the official image) or\n"
+		"                       requirements (requirements.txt lines)\n"
+		"  --json               the plan as JSON\n"
+		"  --kb DIR             use the knowledge-base tables in DIR (data/kb format)\n"
+		"  --color WHEN         auto (default), always or never\n"
+		"  -h, --help           show this help\n\n"
+		"Exit status: 0 a plan exists, 1 no release can work here (what to change is\n"
+		"printed), 3 bad usage or unreadable input.\n");
+}
+
+enum {
+	OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_NO_PROBE, OPT_DRIVER, OPT_GPU, OPT_PYTHON, OPT_OS,
+	OPT_STRICT, OPT_FORMAT, OPT_KB, OPT_COLOR,
+};
+
+static const struct option plan_options[] = {
+	{"json", no_argument, NULL, OPT_JSON},
+	{"from", required_argument, NULL, OPT_FROM},
+	{"root", required_argument, NULL, OPT_ROOT},
+	{"no-probe", no_argument, NULL, OPT_NO_PROBE},
+	{"driver", required_argument, NULL, OPT_DRIVER},
+	{"gpu", required_argument, NULL, OPT_GPU},
+	{"python", required_argument, NULL, OPT_PYTHON},
+	{"os", required_argument, NULL, OPT_OS},
+	{"strict-driver", no_argument, NULL, OPT_STRICT},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"kb", required_argument, NULL, OPT_KB},
+	{"color", required_argument, NULL, OPT_COLOR},
+	{"colour", required_argument, NULL, OPT_COLOR},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct plan_args {
+	const char *from, *root, *driver, *gpu, *python, *os, *kbdir, *color;
+	bool json, no_probe, strict;
+	int format;
+	int fw;
+	char want[32];
+};
+
+static bool
+is_version(const char *s)
+{
+	int v[4];
+
+	return vers_parse(s, v, 4) >= 1 && strspn(s, "0123456789.") == strlen(s);
+}
+
+/* The machine from facts (probed or loaded). */
+static void
+machine_from_facts(const struct facts *f, struct plan_machine *m)
+{
+	int i;
+
+	STR_COPY(m->driver, f->driver.version);
+	m->gpu_known = f->pci_valid || f->from_file;
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		m->gpu_present = true;
+		/* several GPUs: plan for the oldest architecture */
+		if (!m->compute_capability[0] ||
+		    (g->compute_capability[0] && vers_cmp(g->compute_capability, m->compute_capability) < 0)) {
+			STR_COPY(m->gpu_name, g->name);
+			STR_COPY(m->compute_capability, g->compute_capability);
+		}
+	}
+	m->os = f->host.wsl ? PLAN_OS_WSL2 : PLAN_OS_LINUX;
+	m->cpu_avx = f->host.cpu_valid ? (f->host.cpu_avx ? 1 : 0) : -1;
+	for (i = 0; i < f->nlibs && i < MAX_LIBS; i++)
+		if (f->libs[i].origin == ORIGIN_TOOLKIT && !strcmp(f->libs[i].name, "cudart") &&
+		    f->libs[i].version[0]) {
+			vers_truncate(f->libs[i].version, 2, m->toolkit, sizeof(m->toolkit));
+			break;
+		}
+}
+
+/* --gpu: by id or name, into the machine and the facts (for the driver fix). */
+static int
+apply_gpu(const char *q, struct plan_machine *m, struct facts *f)
+{
+	const struct kb_gpu *g = NULL;
+	char *end;
+	unsigned long id;
+
+	m->gpu_known = true;
+	if (!strcasecmp(q, "none")) {
+		m->gpu_present = false;
+		m->gpu_name[0] = m->compute_capability[0] = '\0';
+		f->ngpus = 0;
+		return 0;
+	}
+	if (str_starts(q, "0x") || str_starts(q, "0X")) {
+		id = strtoul(q, &end, 16);
+		if (!*end && id <= 0xffff)
+			g = kb_gpu_by_id((unsigned)id);
+		if (!g) {
+			fprintf(stderr, "gpudoctor: no GPU with PCI device id %s in the knowledge base\n", q);
+			return -1;
+		}
+	} else if (!(g = kbq_gpu_best(q))) {
+		fprintf(stderr, "gpudoctor: no GPU named like '%s' in the knowledge base\n", q);
+		return -1;
+	}
+	m->gpu_present = true;
+	STR_COPY(m->gpu_name, g->name);
+	STR_COPY(m->compute_capability, g->compute_capability);
+	f->ngpus = 1;
+	gpu_facts_init(&f->gpus[0]);
+	f->gpus[0].vendor = 0x10de;
+	f->gpus[0].device = g->device_id;
+	STR_COPY(f->gpus[0].name, g->name);
+	STR_COPY(f->gpus[0].compute_capability, g->compute_capability);
+	return 0;
+}
+
+static int
+parse_args(int argc, char **argv, struct plan_args *a)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->color = "auto";
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", plan_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON: a->json = true; break;
+		case OPT_FROM: a->from = optarg; break;
+		case OPT_ROOT: a->root = optarg; break;
+		case OPT_NO_PROBE: a->no_probe = true; break;
+		case OPT_DRIVER: a->driver = optarg; break;
+		case OPT_GPU: a->gpu = optarg; break;
+		case OPT_PYTHON: a->python = optarg; break;
+		case OPT_OS: a->os = optarg; break;
+		case OPT_STRICT: a->strict = true; break;
+		case OPT_KB: a->kbdir = optarg; break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
+				fprintf(stderr, "gpudoctor: --color wants auto, always or never, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			a->color = optarg;
+			break;
+		case OPT_FORMAT:
+			a->format = plan_format_parse(optarg);
+			if (a->format < 0) {
+				fprintf(stderr, "gpudoctor: --format wants pip, conda, docker or requirements, "
+						"not '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			plan_usage(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]);
+			return -1;
+		default:
+			fprintf(stderr, "gpudoctor: unknown option '%s'\n"
+					"run 'gpudoctor plan --help' for the options\n", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind >= argc || argc - optind > 2) {
+		fprintf(stderr, "gpudoctor: plan wants one framework: tensorflow, torch or jax "
+				"(with ==VERSION for one release)\nrun 'gpudoctor plan --help' for the options\n");
+		return -1;
+	}
+	{
+		char name[64];
+		const char *eq = strstr(argv[optind], "==");
+		STR_COPY(name, argv[optind]);
+		if (eq) {
+			name[eq - argv[optind]] = '\0';
+			STR_COPY(a->want, eq + 2);
+		} else if (argc - optind == 2) {
+			STR_COPY(a->want, argv[optind + 1]);
+		}
+		a->fw = plan_fw_parse(name);
+		if (a->fw < 0) {
+			fprintf(stderr, "gpudoctor: unknown framework '%s': tensorflow, torch or jax\n", name);
+			return -1;
+		}
+	}
+	if (a->want[0] && !is_version(a->want)) {
+		fprintf(stderr, "gpudoctor: '%s' is not a version (like 2.15 or 2.5.1)\n", a->want);
+		return -1;
+	}
+	if (a->driver && strcasecmp(a->driver, "none") && !is_version(a->driver)) {
+		fprintf(stderr, "gpudoctor: --driver wants a driver version like 470.82.01, or none\n");
+		return -1;
+	}
+	if (a->python && !is_version(a->python)) {
+		fprintf(stderr, "gpudoctor: --python wants a version like 3.12\n");
+		return -1;
+	}
+	if (a->os && plan_os_parse(a->os) < 0) {
+		fprintf(stderr, "gpudoctor: --os wants linux, wsl2, windows or macos, not '%s'\n", a->os);
+		return -1;
+	}
+	if ((a->from && a->root) || (a->no_probe && (a->from || a->root))) {
+		fprintf(stderr, "gpudoctor: --from, --root and --no-probe exclude each other\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Fill the facts: loaded, probed, or left empty. */
+static int
+gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
+{
+	struct probe_opts po = {.timeout_ms = 5000};
+	struct pyver pv;
+
+	facts_init(f);
+	memset(m, 0, sizeof(*m));
+	m->cpu_avx = -1;
+	if (a->from) {
+		char err[256];
+		if (facts_load_file(a->from, f, err, sizeof(err)) < 0) {
+			fprintf(stderr, "gpudoctor: %s\n", err);
+			return -1;
+		}
+		machine_from_facts(f, m);
+	} else if (!a->no_probe) {
+		if (a->root) {
+			struct stat st;
+			if (stat(a->root, &st) < 0 || !S_ISDIR(st.st_mode)) {
+				fprintf(stderr, "gpudoctor: --root '%s' is not a directory\n", a->root);
+				return -1;
+			}
+		}
+		root_set(a->root);
+		probe_all(f, &po);
+		machine_from_facts(f, m);
+		char cwd[F_PATH];
+		struct pyver_env pe = {
+			.path = getenv("PATH"), .virtual_env = getenv("VIRTUAL_ENV"),
+			.conda_prefix = getenv("CONDA_PREFIX"), .pyenv_version = getenv("PYENV_VERSION"),
+			.cwd = getcwd(cwd, sizeof(cwd)),
+		};
+		if (pyver_probe(&pe, &pv) == 0)
+			STR_COPY(m->python, pv.version);
+	}
+	if (a->driver)
+		str_copy(m->driver, sizeof(m->driver), strcasecmp(a->driver, "none") ? a->driver : "");
+	if (a->gpu && apply_gpu(a->gpu, m, f) < 0)
+		return -1;
+	if (a->python)
+		STR_COPY(m->python, a->python);
+	if (a->os)
+		m->os = plan_os_parse(a->os);
+	m->strict_driver = a->strict;
+	return 0;
+}
+
+int
+cmd_plan(int argc, char **argv)
+{
+	struct plan_args a;
+	struct plan_machine m;
+	struct plan_steps st;
+	struct plan *p = NULL;
+	struct facts *f = NULL;
+	struct buf fixb;
+	int rc, prc, i;
+	bool want_fix = false;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc > 0 ? EXIT_HEALTHY : EXIT_TOOL_FAILED;
+	if (a.kbdir) {
+		char err[512];
+		if (kb_load_dir(a.kbdir, err, sizeof(err)) < 0) {
+			fprintf(stderr, "gpudoctor: --kb '%s': %s\n", a.kbdir, err);
+			return EXIT_TOOL_FAILED;
+		}
+	}
+	buf_init_cap(&fixb, 1 << 16);
+	f = malloc(sizeof(*f));
+	p = malloc(sizeof(*p));
+	if (!f || !p) {
+		fprintf(stderr, "gpudoctor: out of memory\n");
+		rc = EXIT_TOOL_FAILED;
+		goto out;
+	}
+	if (gather(&a, f, &m) < 0) {
+		rc = EXIT_TOOL_FAILED;
+		goto out;
+	}
+	prc = plan_make(&m, a.fw, a.want, p);
+	if (prc < 0) {
+		fprintf(stderr, "gpudoctor: the knowledge base has no %s %s\n", plan_fw_name(a.fw), a.want);
+		rc = EXIT_TOOL_FAILED;
+		goto out;
+	}
+	want_fix = p->need_driver_install;
+	for (i = 0; i < p->nblockers; i++)
+		if (p->blockers[i].why & WHY_DRIVER)
+			want_fix = true;
+	/* distro commands only where the distro is known (not with --no-probe) */
+	if (want_fix && m.os == PLAN_OS_LINUX && f->host.valid)
+		fix_install_driver(&fixb, f);
+	if (p->ok)
+		plan_steps_make(p, &m, a.format, fixb.len ? fixb.s : NULL, &st);
+	if (a.json) {
+		json_t *o = plan_to_json(p, &m, a.format, p->ok ? &st : NULL, fixb.s);
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		fputc('\n', stdout);
+		json_decref(o);
+	} else {
+		plan_render_text(stdout, p, &m, a.format, p->ok ? &st : NULL, fixb.s,
+				 render_want_color(a.color, stdout));
+	}
+	if (p->ok)
+		plan_steps_release(&st);
+	rc = p->ok ? EXIT_HEALTHY : EXIT_WARNINGS;
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "gpudoctor: cannot write the plan\n");
+		rc = EXIT_TOOL_FAILED;
+	}
+out:
+	buf_release(&fixb);
+	free(p);
+	free(f);
+	kb_reset();
+	return rc;
+}
