@@ -133,6 +133,22 @@ run_fixtures() {
 			continue
 		fi
 		ok
+		# the plan for this machine must take up every error doctor finds
+		# (as a prerequisite), so following it leaves doctor nothing to say
+		(cd "$work" && IFS='
+' && exec env -i $fenv "$top/$b/gpudoctor" plan tensorflow --root "$work/root" --python 3.11 --json $args) \
+			> "$work/plan.json" 2> "$work/plan.err"
+		prc=$?
+		jq -r '.findings[] | select(.severity == "error" and .id != "hw.no_nvidia_gpu") | .id' \
+			"$work/out.json" | sort > "$work/errs"
+		jq -r '.prerequisites[]?.id' "$work/plan.json" 2>/dev/null | sort > "$work/pre"
+		if [ $prc -gt 1 ]; then
+			bad "$name.plan" "plan exit $prc: $(head -c 400 "$work/plan.err")"
+		elif ! diff -u "$work/errs" "$work/pre" > "$work/diff"; then
+			bad "$name.plan" "doctor's errors vs plan prerequisites: $(cat "$work/diff")"
+		else
+			ok
+		fi
 		if [ -f "$dir/expect.json" ]; then
 			normalise_json < "$work/out.json" > "$work/norm.json"
 			if [ -n "${UPDATE:-}" ] && [ "$b" = build ]; then

@@ -11,6 +11,7 @@
 #include "base/str.h"
 #include "base/vers.h"
 #include "diag/fix.h"
+#include "diag/rule.h"
 #include "kb/kb.h"
 #include "kb/kb_query.h"
 #include "plan/plan.h"
@@ -47,7 +48,9 @@ plan_usage(FILE *out)
 		"  --python VERSION     the Python to install for (3.12)\n"
 		"  --os OS              linux, wsl2, windows or macos\n"
 		"  --strict-driver      require each CUDA's own minimum driver; never rely on\n"
-		"                       CUDA minor-version compatibility\n\n"
+		"                       CUDA minor-version compatibility\n"
+		"  --timeout SECONDS    limit for each probe child that loads vendor code (5)\n"
+		"  --no-load            probe files only, never load vendor libraries\n\n"
 		"Output:\n"
 		"  --format FORMAT      pip (default: a venv and pip commands), conda,\n"
 		"                       docker (a Dockerfile from the official image) or\n"
@@ -62,7 +65,7 @@ plan_usage(FILE *out)
 
 enum {
 	OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_NO_PROBE, OPT_DRIVER, OPT_GPU, OPT_PYTHON, OPT_OS,
-	OPT_STRICT, OPT_FORMAT, OPT_KB, OPT_COLOR,
+	OPT_STRICT, OPT_FORMAT, OPT_KB, OPT_COLOR, OPT_TIMEOUT, OPT_NO_LOAD,
 };
 
 static const struct option plan_options[] = {
@@ -75,6 +78,8 @@ static const struct option plan_options[] = {
 	{"python", required_argument, NULL, OPT_PYTHON},
 	{"os", required_argument, NULL, OPT_OS},
 	{"strict-driver", no_argument, NULL, OPT_STRICT},
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"no-load", no_argument, NULL, OPT_NO_LOAD},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"kb", required_argument, NULL, OPT_KB},
 	{"color", required_argument, NULL, OPT_COLOR},
@@ -85,7 +90,8 @@ static const struct option plan_options[] = {
 
 struct plan_args {
 	const char *from, *root, *driver, *gpu, *python, *os, *kbdir, *color;
-	bool json, no_probe, strict;
+	bool json, no_probe, strict, no_load;
+	int timeout_ms;
 	int format;
 	int fw;
 	char want[32];
@@ -186,6 +192,18 @@ parse_args(int argc, char **argv, struct plan_args *a)
 		case OPT_PYTHON: a->python = optarg; break;
 		case OPT_OS: a->os = optarg; break;
 		case OPT_STRICT: a->strict = true; break;
+		case OPT_NO_LOAD: a->no_load = true; break;
+		case OPT_TIMEOUT: {
+			char *end;
+			double sec = strtod(optarg, &end);
+			if (*end || sec <= 0 || sec > 3600) {
+				fprintf(stderr, "gpudoctor: --timeout wants seconds between 0 and 3600, "
+						"not '%s'\n", optarg);
+				return -1;
+			}
+			a->timeout_ms = (int)(sec * 1000);
+			break;
+		}
 		case OPT_KB: a->kbdir = optarg; break;
 		case OPT_COLOR:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
@@ -263,7 +281,8 @@ parse_args(int argc, char **argv, struct plan_args *a)
 static int
 gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
 {
-	struct probe_opts po = {.timeout_ms = 5000};
+	struct probe_opts po = {.timeout_ms = a->timeout_ms > 0 ? a->timeout_ms : 5000,
+				.no_driver_calls = a->no_load};
 	struct pyver pv;
 
 	facts_init(f);
@@ -308,6 +327,44 @@ gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
 	return 0;
 }
 
+/* What doctor says must be fixed first: its errors on the same facts
+ * (nouveau, a module not loaded, a library mismatch...), which no install
+ * step of the plan would cure. */
+static json_t *
+prerequisites(const struct findings *fs)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < fs->n; i++) {
+		const struct finding *fi = &fs->v[i];
+		if (fi->severity != SEV_ERROR || !strcmp(fi->id, "hw.no_nvidia_gpu"))
+			continue;
+		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:o}", "id", fi->id, "severity",
+						   severity_name(fi->severity), "title", fi->title, "fix",
+						   fi->fix ? json_string(fi->fix) : json_null()));
+	}
+	return a;
+}
+
+static void
+prerequisites_text(FILE *out, json_t *pre)
+{
+	size_t i;
+
+	if (!json_array_size(pre))
+		return;
+	fprintf(out, "Fix first: gpudoctor doctor finds %zu error%s on this machine that no install\n"
+		     "step below cures (`gpudoctor doctor` shows the evidence and the fix):\n",
+		json_array_size(pre), json_array_size(pre) == 1 ? "" : "s");
+	for (i = 0; i < json_array_size(pre); i++) {
+		json_t *o = json_array_get(pre, i);
+		fprintf(out, "  %s: %s\n", json_string_value(json_object_get(o, "id")),
+			json_string_value(json_object_get(o, "title")));
+	}
+	fputc('\n', out);
+}
+
 int
 cmd_plan(int argc, char **argv)
 {
@@ -316,6 +373,8 @@ cmd_plan(int argc, char **argv)
 	struct plan_steps st;
 	struct plan *p = NULL;
 	struct facts *f = NULL;
+	struct findings fs;
+	json_t *pre = NULL;
 	struct buf fixb;
 	int rc, prc, i;
 	bool want_fix = false;
@@ -331,6 +390,7 @@ cmd_plan(int argc, char **argv)
 		}
 	}
 	buf_init_cap(&fixb, 1 << 16);
+	findings_init(&fs);
 	f = malloc(sizeof(*f));
 	p = malloc(sizeof(*p));
 	if (!f || !p) {
@@ -357,12 +417,17 @@ cmd_plan(int argc, char **argv)
 		fix_install_driver(&fixb, f);
 	if (p->ok)
 		plan_steps_make(p, &m, a.format, fixb.len ? fixb.s : NULL, &st);
+	if (a.from || !a.no_probe)
+		rules_run(f, &fs);
+	pre = prerequisites(&fs);
 	if (a.json) {
 		json_t *o = plan_to_json(p, &m, a.format, p->ok ? &st : NULL, fixb.s);
+		json_object_set(o, "prerequisites", pre);
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
 		fputc('\n', stdout);
 		json_decref(o);
 	} else {
+		prerequisites_text(stdout, pre);
 		plan_render_text(stdout, p, &m, a.format, p->ok ? &st : NULL, fixb.s,
 				 render_want_color(a.color, stdout));
 	}
@@ -374,6 +439,8 @@ cmd_plan(int argc, char **argv)
 		rc = EXIT_TOOL_FAILED;
 	}
 out:
+	json_decref(pre);
+	findings_release(&fs);
 	buf_release(&fixb);
 	free(p);
 	free(f);
