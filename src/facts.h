@@ -263,6 +263,56 @@ struct proc_facts {
 	char type[12];               /* compute, graphics */
 };
 
+/* ---- python: environments and the frameworks in them ------------------------ */
+
+#define MAX_PYENVS 16
+#define MAX_PYPKGS 48
+#define MAX_FRAMEWORKS 5
+#define MAX_RESOLVED 24
+
+/* One library a framework's extension needs, and where the loader finds it. */
+struct resolved_lib_facts {
+	char soname[F_NAME];         /* libcudnn.so.9 */
+	char path[F_PATH];           /* the file the loader would pick; "" not found */
+	char version[32];            /* its version, as exact as known */
+	char via[16];                /* rpath, runpath, ld_library_path, ld_so_cache, default */
+	bool needed;                 /* DT_NEEDED; false: dlopened at run time */
+};
+
+/* A framework installed in one environment, read from its files alone. */
+struct framework_facts {
+	char name[16];               /* tensorflow, torch, jax, cupy */
+	char package[48];            /* distribution: tensorflow-gpu, torch, jaxlib, cupy-cuda12x */
+	char version[40];            /* as installed: 2.11.0+cu130 */
+	char local_tag[24];          /* cu130, cpu, rocm6.2, "" none */
+	char built_cuda[16];         /* CUDA it was built with: "13.0"; "" unknown/none */
+	char built_cudnn[16];        /* cuDNN it was built with: "9"; "" unknown */
+	int cuda_build;              /* -1 unknown, 0 CPU-only build, 1 CUDA build */
+	char compute_capabilities[128]; /* as the build lists them: "sm_75 sm_80 sm_90" */
+	char extension[F_PATH];      /* the CUDA-using shared object analysed */
+	char plugin[64];             /* jax: "jax-cuda13-plugin 0.11.2"; "" */
+	int nresolved;
+	struct resolved_lib_facts resolved[MAX_RESOLVED];
+};
+
+struct pypkg_facts {
+	char name[48];               /* normalised distribution name: nvidia-cudnn-cu12 */
+	char version[40];
+};
+
+struct python_env_facts {
+	char path[F_PATH];           /* the environment's prefix (sys.prefix) */
+	char interpreter[F_PATH];    /* bin/python3 of it */
+	char version[16];            /* "3.12.3" or "3.12", read from files */
+	char kind[12];               /* system, conda, venv, pyenv */
+	bool active;                 /* VIRTUAL_ENV / CONDA_PREFIX / first python3 on PATH */
+	char site_packages[F_PATH];  /* the first site-packages (or dist-packages) dir */
+	int npkgs;                   /* GPU-relevant packages only (frameworks, nvidia-*) */
+	struct pypkg_facts pkgs[MAX_PYPKGS];
+	int nframeworks;
+	struct framework_facts frameworks[MAX_FRAMEWORKS];
+};
+
 /* ---- probe bookkeeping ------------------------------------------------------ */
 
 struct probe_note {
@@ -299,6 +349,9 @@ struct facts {
 
 	int nprocs;
 	struct proc_facts procs[MAX_PROCS];
+
+	int npython;
+	struct python_env_facts python[MAX_PYENVS];
 
 	int nnotes;
 	struct probe_note notes[MAX_PROBE_NOTES];

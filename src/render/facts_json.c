@@ -34,6 +34,7 @@ enum ftype {
 	FT_CHAR,     /* a single char as a 1-character string, '?' or 0 <-> null */
 	FT_CHILD,    /* enum child_state as a string */
 	FT_ORIGIN,   /* enum lib_origin as a string */
+	FT_TRISTATE, /* int -1/0/1 as null/false/true */
 };
 
 struct field {
@@ -225,6 +226,41 @@ static const struct field proc_fields[] = {
 	FLD(proc_facts, "type", FT_STR, type),
 };
 
+static const struct field resolved_fields[] = {
+	FLD(resolved_lib_facts, "soname", FT_STR, soname),
+	FLD(resolved_lib_facts, "path", FT_STR, path),
+	FLD(resolved_lib_facts, "version", FT_STR, version),
+	FLD(resolved_lib_facts, "via", FT_STR, via),
+	FLD(resolved_lib_facts, "needed", FT_BOOL, needed),
+};
+
+static const struct field framework_fields[] = {
+	FLD(framework_facts, "name", FT_STR, name),
+	FLD(framework_facts, "package", FT_STR, package),
+	FLD(framework_facts, "version", FT_STR, version),
+	FLD(framework_facts, "local_tag", FT_STR, local_tag),
+	FLD(framework_facts, "built_cuda", FT_STR, built_cuda),
+	FLD(framework_facts, "built_cudnn", FT_STR, built_cudnn),
+	FLD(framework_facts, "cuda_build", FT_TRISTATE, cuda_build),
+	FLD(framework_facts, "compute_capabilities", FT_STR, compute_capabilities),
+	FLD(framework_facts, "extension", FT_STR, extension),
+	FLD(framework_facts, "plugin", FT_STR, plugin),
+};
+
+static const struct field pypkg_fields[] = {
+	FLD(pypkg_facts, "name", FT_STR, name),
+	FLD(pypkg_facts, "version", FT_STR, version),
+};
+
+static const struct field pyenv_fields[] = {
+	FLD(python_env_facts, "path", FT_STR, path),
+	FLD(python_env_facts, "interpreter", FT_STR, interpreter),
+	FLD(python_env_facts, "version", FT_STR, version),
+	FLD(python_env_facts, "kind", FT_STR, kind),
+	FLD(python_env_facts, "active", FT_BOOL, active),
+	FLD(python_env_facts, "site_packages", FT_STR, site_packages),
+};
+
 static const struct field note_fields[] = {
 	FLD(probe_note, "probe", FT_STR, probe),
 	FLD(probe_note, "note", FT_STR, note),
@@ -283,6 +319,8 @@ field_to_json(const void *base, const struct field *fd)
 		return json_string(child_state_name(*(const int *)p));
 	case FT_ORIGIN:
 		return json_string(lib_origin_name(*(const int *)p));
+	case FT_TRISTATE:
+		return *(const int *)p < 0 ? json_null() : json_boolean(*(const int *)p);
 	}
 	return json_null();
 }
@@ -336,6 +374,33 @@ findings_to_json(const struct findings *fs)
 	return a;
 }
 
+/* .python[]: environments with their packages and frameworks, each
+ * framework with the libraries it resolves. */
+static json_t *
+python_to_json(const struct facts *f)
+{
+	json_t *a = json_array();
+	int i, k;
+
+	for (i = 0; i < f->npython && i < MAX_PYENVS; i++) {
+		const struct python_env_facts *e = &f->python[i];
+		json_t *o = obj_to_json(e, pyenv_fields, NFIELDS(pyenv_fields));
+		json_t *fws = json_array();
+
+		json_object_set_new(o, "packages", ARRAY_JSON(e->pkgs, e->npkgs, pypkg_fields));
+		for (k = 0; k < e->nframeworks && k < MAX_FRAMEWORKS; k++) {
+			const struct framework_facts *fw = &e->frameworks[k];
+			json_t *fo = obj_to_json(fw, framework_fields, NFIELDS(framework_fields));
+			json_object_set_new(fo, "resolved",
+					    ARRAY_JSON(fw->resolved, fw->nresolved, resolved_fields));
+			json_array_append_new(fws, fo);
+		}
+		json_object_set_new(o, "frameworks", fws);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *
 facts_to_json(const struct facts *f, const struct findings *fs)
 {
@@ -365,6 +430,7 @@ facts_to_json(const struct facts *f, const struct findings *fs)
 			    ARRAY_JSON(f->env.ldpath, f->env.nldpath, ldpath_fields));
 	json_object_set_new(doc, "env", env);
 	json_object_set_new(doc, "procs", ARRAY_JSON(f->procs, f->nprocs, proc_fields));
+	json_object_set_new(doc, "python", python_to_json(f));
 	json_object_set_new(doc, "notes", ARRAY_JSON(f->notes, f->nnotes, note_fields));
 	if (fs)
 		json_object_set_new(doc, "findings", findings_to_json(fs));
@@ -388,7 +454,7 @@ field_from_json(void *base, const struct field *fd, json_t *v)
 
 	if (json_is_null(v)) {
 		/* unknown: the sentinel facts_init already set (strings stay "") */
-		if (fd->type == FT_INT_OPT)
+		if (fd->type == FT_INT_OPT || fd->type == FT_TRISTATE)
 			*(int *)p = -1;
 		if (fd->type == FT_U64_OPT)
 			*(uint64_t *)p = UINT64_MAX;
@@ -445,6 +511,10 @@ field_from_json(void *base, const struct field *fd, json_t *v)
 			int o = lib_origin_parse(json_string_value(v));
 			*(int *)p = o < 0 ? ORIGIN_OTHER : o;
 		}
+		break;
+	case FT_TRISTATE:
+		if (json_is_boolean(v))
+			*(int *)p = json_is_true(v);
 		break;
 	}
 }
@@ -506,6 +576,41 @@ proc_init_item(void *p)
 	array_from_json((arr), sizeof((arr)[0]), (int)(sizeof(arr) / sizeof((arr)[0])), \
 			(fields), NFIELDS(fields), (a), (init))
 
+static void
+framework_init_item(void *p)
+{
+	struct framework_facts *fw = p;
+
+	memset(fw, 0, sizeof(*fw));
+	fw->cuda_build = -1;
+}
+
+static void
+python_from_json(struct facts *f, json_t *a)
+{
+	size_t i;
+
+	f->npython = 0;
+	if (!json_is_array(a))
+		return;
+	for (i = 0; i < json_array_size(a) && f->npython < MAX_PYENVS; i++) {
+		struct python_env_facts *e = &f->python[f->npython++];
+		json_t *o = json_array_get(a, i), *fws;
+		size_t k;
+
+		memset(e, 0, sizeof(*e));
+		obj_from_json(e, pyenv_fields, NFIELDS(pyenv_fields), o);
+		e->npkgs = ARRAY_FROM(e->pkgs, pypkg_fields, json_object_get(o, "packages"), NULL);
+		fws = json_object_get(o, "frameworks");
+		e->nframeworks = ARRAY_FROM(e->frameworks, framework_fields, fws, framework_init_item);
+		for (k = 0; k < (size_t)e->nframeworks; k++) {
+			struct framework_facts *fw = &e->frameworks[k];
+			fw->nresolved = ARRAY_FROM(fw->resolved, resolved_fields,
+						   json_object_get(json_array_get(fws, k), "resolved"), NULL);
+		}
+	}
+}
+
 int
 facts_from_json(json_t *doc, struct facts *f, char *err, size_t errsize)
 {
@@ -552,6 +657,7 @@ facts_from_json(json_t *doc, struct facts *f, char *err, size_t errsize)
 				    json_object_get(env, "ld_library_path"), NULL);
 	f->nprocs = ARRAY_FROM(f->procs, proc_fields, json_object_get(doc, "procs"), proc_init_item);
 	f->nnotes = ARRAY_FROM(f->notes, note_fields, json_object_get(doc, "notes"), NULL);
+	python_from_json(f, json_object_get(doc, "python"));
 	f->from_file = true;
 	return 0;
 }

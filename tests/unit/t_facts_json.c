@@ -80,6 +80,24 @@ sample(void)
 	STR_COPY(f->notes[0].probe, "libs");
 	STR_COPY(f->notes[0].note, "x");
 	f->total_ms = 12.5;
+	f->npython = 1;
+	STR_COPY(f->python[0].path, "/opt/torch/.venv");
+	STR_COPY(f->python[0].version, "3.12.3");
+	STR_COPY(f->python[0].kind, "venv");
+	f->python[0].active = true;
+	f->python[0].npkgs = 1;
+	STR_COPY(f->python[0].pkgs[0].name, "nvidia-cudnn-cu13");
+	STR_COPY(f->python[0].pkgs[0].version, "9.19.0.56");
+	f->python[0].nframeworks = 2;
+	STR_COPY(f->python[0].frameworks[0].name, "torch");
+	STR_COPY(f->python[0].frameworks[0].built_cuda, "13.0");
+	f->python[0].frameworks[0].cuda_build = 1;
+	f->python[0].frameworks[0].nresolved = 1;
+	STR_COPY(f->python[0].frameworks[0].resolved[0].soname, "libcudnn.so.9");
+	STR_COPY(f->python[0].frameworks[0].resolved[0].via, "rpath");
+	f->python[0].frameworks[0].resolved[0].needed = true;
+	STR_COPY(f->python[0].frameworks[1].name, "cupy");
+	f->python[0].frameworks[1].cuda_build = -1;
 	return f;
 }
 
