@@ -410,6 +410,66 @@ section_libs(const struct out *w, const struct facts *f)
 			hidden ? "; cuDNN sub-libraries hidden, -v shows them" : "", col(w, C_RESET));
 }
 
+/* ---- python ---------------------------------------------------------------- */
+
+static void
+framework_line(const struct out *w, const struct framework_facts *fw)
+{
+	struct buf b;
+	int i, missing = 0;
+
+	buf_init(&b);
+	buf_addf(&b, "%s %s", fw->name, fw->version[0] ? fw->version : "?");
+	if (fw->cuda_build == 0)
+		buf_adds(&b, ", CPU-only build");
+	else if (fw->built_cuda[0])
+		buf_addf(&b, ", built for CUDA %s", fw->built_cuda);
+	if (fw->built_cudnn[0])
+		buf_addf(&b, ", cuDNN %s", fw->built_cudnn);
+	if (fw->plugin[0])
+		buf_addf(&b, " (%s)", fw->plugin);
+	fprintf(w->fp, "    %s\n", b.s);
+	for (i = 0; i < fw->nresolved; i++) {
+		const struct resolved_lib_facts *r = &fw->resolved[i];
+		if (!r->path[0]) {
+			missing++;
+			fprintf(w->fp, "      %-22s NOT FOUND\n", r->soname);
+		} else if (w->o->verbose || str_starts(r->soname, "libcudart") ||
+			   str_starts(r->soname, "libcudnn.so") || str_starts(r->soname, "libcublas.so")) {
+			fprintf(w->fp, "      %-22s %s (%s%s%s)\n", r->soname, r->path,
+				r->version[0] ? r->version : "?", r->via[0] ? ", " : "", r->via);
+		}
+	}
+	buf_release(&b);
+}
+
+static void
+section_python(const struct out *w, const struct facts *f)
+{
+	int i, k;
+
+	if (!f->npython)
+		return;
+	heading(w, "PYTHON");
+	for (i = 0; i < f->npython; i++) {
+		const struct python_env_facts *e = &f->python[i];
+		if (!e->nframeworks && !w->o->verbose)
+			continue;
+		fprintf(w->fp, "  %s (%s, Python %s%s)\n", e->path, e->kind[0] ? e->kind : "?",
+			e->version[0] ? e->version : "?", e->active ? ", active" : "");
+		for (k = 0; k < e->nframeworks; k++)
+			framework_line(w, &e->frameworks[k]);
+	}
+	{
+		int bare = 0;
+		for (i = 0; i < f->npython; i++)
+			bare += !f->python[i].nframeworks;
+		if (bare && !w->o->verbose)
+			fprintf(w->fp, "  %s(%d environment%s without a GPU framework; -v lists them)%s\n",
+				col(w, C_DIM), bare, bare == 1 ? "" : "s", col(w, C_RESET));
+	}
+}
+
 /* ---- env ------------------------------------------------------------------- */
 
 static void
@@ -594,6 +654,7 @@ render_text(FILE *out, const struct facts *f, const struct findings *fs, const s
 	section_kmod(&w, f);
 	section_driver(&w, f);
 	section_libs(&w, f);
+	section_python(&w, f);
 	section_env(&w, f);
 	section_resources(&w, f);
 	if (o->verbose && f->nnotes) {
