@@ -265,7 +265,7 @@ struct proc_facts {
 
 /* ---- python: environments and the frameworks in them ------------------------ */
 
-#define MAX_PYENVS 16
+#define MAX_PYENVS 24
 #define MAX_PYPKGS 48
 #define MAX_FRAMEWORKS 5
 #define MAX_RESOLVED 24

@@ -32,6 +32,8 @@ doctor_usage(FILE *out)
 		"  --root DIR         read every file under DIR instead of / (fixture trees)\n"
 		"  --timeout SECONDS  limit for each child that loads vendor code (default 5)\n"
 		"  --no-load          never load vendor libraries (libcuda, NVML, CUDA libs)\n"
+		"  --python PATH      also examine this Python environment or interpreter\n"
+		"                     (repeatable; PATH, venvs, conda and pyenv are found anyway)\n"
 		"  --kb DIR           judge with the knowledge-base tables in DIR (data/kb\n"
 		"                     format) instead of the built-in ones\n"
 		"  --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
@@ -40,7 +42,7 @@ doctor_usage(FILE *out)
 		"Exit status: 0 healthy, 1 warnings, 2 errors, 3 gpudoctor itself failed.\n");
 }
 
-enum { OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_TIMEOUT, OPT_NO_LOAD, OPT_COLOR, OPT_KB };
+enum { OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_TIMEOUT, OPT_NO_LOAD, OPT_COLOR, OPT_KB, OPT_PYTHON };
 
 static const struct option doctor_options[] = {
 	{"json", no_argument, NULL, OPT_JSON},
@@ -49,6 +51,7 @@ static const struct option doctor_options[] = {
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"no-load", no_argument, NULL, OPT_NO_LOAD},
 	{"kb", required_argument, NULL, OPT_KB},
+	{"python", required_argument, NULL, OPT_PYTHON},
 	{"color", required_argument, NULL, OPT_COLOR},
 	{"colour", required_argument, NULL, OPT_COLOR},
 	{"verbose", no_argument, NULL, 'v'},
@@ -96,6 +99,14 @@ cmd_doctor(int argc, char **argv)
 			break;
 		case OPT_KB:
 			kbdir = optarg;
+			break;
+		case OPT_PYTHON:
+			if (po.nextra_pythons >= (int)(sizeof(po.extra_pythons) / sizeof(po.extra_pythons[0]))) {
+				fprintf(stderr, "gpudoctor: at most %zu --python options\n",
+					sizeof(po.extra_pythons) / sizeof(po.extra_pythons[0]));
+				return EXIT_TOOL_FAILED;
+			}
+			po.extra_pythons[po.nextra_pythons++] = optarg;
 			break;
 		case OPT_COLOR:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {

@@ -23,6 +23,8 @@ const struct probe probes[] = {
 	{.name = "kmod", .run = probe_kmod},
 	{.name = "devnodes", .run = probe_devnodes},
 	{.name = "env", .run = probe_env},
+	{.name = "python", .run = probe_python},         /* after env */
+	{.name = "frameworks", .run = probe_frameworks}, /* after python and libs */
 	{.name = NULL, .run = NULL},
 };
 

@@ -23,6 +23,8 @@ struct probe_opts {
 	int timeout_ms;          /* for each child; default 5000 */
 	bool no_driver_calls;    /* --no-load: never dlopen vendor code */
 	bool allow_fixture_libs; /* load libraries from a non-/ root (tests) */
+	char *extra_pythons[8];  /* --python PATH: an interpreter or a prefix */
+	int nextra_pythons;
 };
 
 struct probe {
@@ -43,6 +45,8 @@ void probe_driverlibs(struct facts *f, const struct probe_opts *o); /* driverlib
 void probe_libs(struct facts *f, const struct probe_opts *o);     /* libs.c */
 void probe_env(struct facts *f, const struct probe_opts *o);      /* env.c */
 void probe_procs(struct facts *f, const struct probe_opts *o);    /* procs.c: liveness of GPU processes */
+void probe_frameworks(struct facts *f, const struct probe_opts *o); /* frameworks.c: after pyenv and libs */
+void probe_python(struct facts *f, const struct probe_opts *o);   /* pyenv.c: environments, GPU packages */
 
 /* driver.c: libcuda + NVML in one child. start() after probe_driverlibs
  * has found the libraries; finish() fills facts->driver and the GPUs. */

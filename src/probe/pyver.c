@@ -18,9 +18,8 @@
 
 #include <string.h>
 
-/* "3.12.3.final.0" -> "3.12.3"; true when it is a 3.x or 2.x version. */
-static bool
-clean_version(const char *in, char *out, size_t size)
+bool
+pyver_clean(const char *in, char *out, size_t size)
 {
 	size_t k = strspn(in, "0123456789.");
 	char tmp[32];
@@ -38,9 +37,8 @@ clean_version(const char *in, char *out, size_t size)
 	return true;
 }
 
-/* version = / version_info = of a pyvenv.cfg. */
-static bool
-read_cfg(const char *cfg, char *out, size_t size)
+bool
+pyver_from_cfg(const char *cfg, char *out, size_t size)
 {
 	char text[4096], *line, *save = NULL;
 
@@ -53,7 +51,7 @@ read_cfg(const char *cfg, char *out, size_t size)
 		*eq = '\0';
 		val = str_trim(eq + 1);
 		str_trim(key);
-		if ((!strcmp(key, "version") || !strcmp(key, "version_info")) && clean_version(val, out, size))
+		if ((!strcmp(key, "version") || !strcmp(key, "version_info")) && pyver_clean(val, out, size))
 			return true;
 	}
 	return false;
@@ -71,12 +69,11 @@ from_file_name(const char *exe, char *out, size_t size, char *real, size_t rsize
 	base = base ? base + 1 : real;
 	if (!str_starts(base, "python"))
 		return false;
-	return clean_version(base + 6, out, size);
+	return pyver_clean(base + 6, out, size);
 }
 
-/* conda-meta/python-3.11.5-h955ad1f_0.json */
-static bool
-from_conda_meta(const char *prefix, char *out, size_t size)
+bool
+pyver_from_conda_meta(const char *prefix, char *out, size_t size)
 {
 	char dir[F_PATH], **names;
 	int n, i;
@@ -86,7 +83,7 @@ from_conda_meta(const char *prefix, char *out, size_t size)
 	n = root_list(dir, &names);
 	for (i = 0; i < n && !ok; i++)
 		if (str_starts(names[i], "python-") && str_ends(names[i], ".json"))
-			ok = clean_version(names[i] + 7, out, size);
+			ok = pyver_clean(names[i] + 7, out, size);
 	root_free_list(names, n);
 	return ok;
 }
@@ -98,7 +95,7 @@ from_prefix(const char *prefix, const char *how, struct pyver *out)
 	char path[F_PATH], real[F_PATH];
 
 	STR_FMT(path, "%s/pyvenv.cfg", prefix);
-	if (read_cfg(path, out->version, sizeof(out->version))) {
+	if (pyver_from_cfg(path, out->version, sizeof(out->version))) {
 		STR_FMT(out->path, "%s/bin/python3", prefix);
 		STR_COPY(out->how, "pyvenv_cfg");
 		return true;
@@ -109,7 +106,7 @@ from_prefix(const char *prefix, const char *how, struct pyver *out)
 		STR_COPY(out->how, how);
 		return true;
 	}
-	if (from_conda_meta(prefix, out->version, sizeof(out->version))) {
+	if (pyver_from_conda_meta(prefix, out->version, sizeof(out->version))) {
 		STR_COPY(out->path, path);
 		STR_COPY(out->how, "conda_meta");
 		return true;
@@ -162,7 +159,7 @@ from_pyenv(const char *pyenv_root, const struct pyver_env *env, struct pyver *ou
 	if (!strcmp(name, "system"))
 		return 0;
 	STR_FMT(dir, "%s/versions/%s", pyenv_root, name);
-	if (clean_version(name, out->version, sizeof(out->version)) ||
+	if (pyver_clean(name, out->version, sizeof(out->version)) ||
 	    from_prefix(dir, "pyenv", out)) {
 		STR_FMT(out->path, "%s/bin/python3", dir);
 		STR_COPY(out->how, "pyenv");
@@ -205,7 +202,7 @@ pyver_probe(const struct pyver_env *env, struct pyver *out)
 				}
 				STR_COPY(out->path, exe);
 				STR_FMT(cfg, "%s/pyvenv.cfg", up);
-				if (read_cfg(cfg, out->version, sizeof(out->version))) {
+				if (pyver_from_cfg(cfg, out->version, sizeof(out->version))) {
 					STR_COPY(out->how, "pyvenv_cfg");
 					return 0;
 				}

@@ -10,6 +10,9 @@
 
 #include "facts.h"
 
+#include <stdbool.h>
+#include <stddef.h>
+
 struct pyver {
 	char version[16];            /* "3.12" or "3.12.3" as precise as found */
 	char path[F_PATH];           /* the interpreter (or environment) it belongs to */
@@ -33,5 +36,16 @@ struct pyver_env {
  * be established (out->version ""; out->path may name the interpreter).
  */
 int pyver_probe(const struct pyver_env *env, struct pyver *out);
+
+/* The pieces, for probe/pyenv.c, which reads every environment. Each
+ * writes a version "X.Y" or "X.Y.Z" to out[size] and returns true, or
+ * returns false and leaves out unspecified. */
+/* "3.12.3.final.0" -> "3.12.3"; only 2.x and 3.x versions are accepted. */
+bool pyver_clean(const char *in, char *out, size_t size);
+/* `version =` or `version_info =` of a pyvenv.cfg (a machine path). */
+bool pyver_from_cfg(const char *cfg, char *out, size_t size);
+/* <prefix>/conda-meta/python-X.Y.Z-<build>.json, conda's record of the
+ * python package in that environment. */
+bool pyver_from_conda_meta(const char *prefix, char *out, size_t size);
 
 #endif
