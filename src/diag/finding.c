@@ -29,6 +29,7 @@ finding_release(struct finding *f)
 	for (i = 0; i < f->nevidence; i++)
 		free(f->evidence[i]);
 	free(f->fix);
+	free(f->env);
 }
 
 void
@@ -80,6 +81,13 @@ finding_evidence(struct finding *f, const char *fmt, ...)
 	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	f->evidence[f->nevidence++] = buf_detach(&b);
+}
+
+void
+finding_env(struct finding *f, const char *prefix)
+{
+	free(f->env);
+	f->env = prefix && *prefix ? xstrdup(prefix) : NULL;
 }
 
 void

@@ -28,6 +28,8 @@ struct finding {
 	int nevidence;
 	char *fix;         /* what to do: prose and commands, lines split by \n;
 	                      NULL when nothing is to be done */
+	char *env;         /* the Python environment (prefix) it concerns; NULL
+	                      for machine-wide findings */
 };
 
 struct findings {
@@ -43,6 +45,8 @@ struct finding *findings_add(struct findings *fs, const char *id, enum severity 
 			     const char *title_fmt, ...) __attribute__((format(printf, 4, 5)));
 void finding_evidence(struct finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Name the Python environment (its prefix) a finding concerns. */
+void finding_env(struct finding *f, const char *prefix);
 /* Set (or replace) the fix text. */
 void finding_fix(struct finding *f, const char *text);
 void finding_fixf(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -369,6 +369,7 @@ findings_to_json(const struct findings *fs)
 			json_array_append_new(ev, json_string(fi->evidence[k]));
 		json_object_set_new(o, "evidence", ev);
 		json_object_set_new(o, "fix", fi->fix ? json_string(fi->fix) : json_null());
+		json_object_set_new(o, "env", fi->env ? json_string(fi->env) : json_null());
 		json_array_append_new(a, o);
 	}
 	return a;

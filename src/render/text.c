@@ -603,6 +603,8 @@ print_finding(const struct out *w, const struct finding *fi)
 	fprintf(w->fp, "\n%s%s%s %s%s%s\n", col(w, C_BOLD), col(w, colour), mark, fi->id,
 		col(w, C_RESET), "");
 	wrap(w, 2, fi->title);
+	if (fi->env)
+		fprintf(w->fp, "  %sin %s%s\n", col(w, C_DIM), fi->env, col(w, C_RESET));
 	for (k = 0; k < fi->nevidence; k++) {
 		struct buf b;
 		buf_init(&b);
