@@ -5,7 +5,9 @@
  * sees one problem with one fix, not five symptoms of it.
  *
  * The table is the whole policy; order does not matter, a finding that is
- * itself explained by another explains nothing further.
+ * itself explained by another explains nothing further. A finding about
+ * one Python environment (finding->env) explains only findings of the
+ * same environment; a machine-wide one explains findings anywhere.
  */
 #include "diag/rule.h"
 
@@ -41,6 +43,10 @@ static const struct cause causes[] = {
 	{"driver.version_mismatch", {"driver.init_failed", "driver.no_visible_device"}},
 	{"driver.probe_crashed", {"driver.init_failed"}},
 	{"driver.probe_timeout", {"driver.init_failed"}},
+	/* a TensorFlow >= 2.14 without its [and-cuda] wheels: one install
+	 * brings every missing library */
+	{"fw.and_cuda_missing",
+	 {"lib.cudart_missing", "lib.cudnn_missing", "lib.cuda_lib_missing", "env.ld_library_path_stale"}},
 };
 
 static const struct cause *
@@ -75,6 +81,8 @@ explainer(const struct findings *fs, size_t i, const bool *hidden)
 	for (j = 0; j < fs->n; j++) {
 		const struct cause *c;
 		if (j == i || hidden[j])
+			continue;
+		if (fs->v[j].env && (!fs->v[i].env || strcmp(fs->v[j].env, fs->v[i].env)))
 			continue;
 		c = cause_of(fs->v[j].id);
 		if (c && hides(c, fs->v[i].id))

@@ -35,6 +35,9 @@ void rule_driver(const struct facts *f, struct findings *out);
 void rule_libs(const struct facts *f, struct findings *out);
 /* rule_env.c */
 void rule_env(const struct facts *f, struct findings *out);
+/* rule_fw.c: per Python environment, its frameworks and the CUDA libraries
+ * they would load */
+void rule_fw(const struct facts *f, struct findings *out);
 /* rule_mem.c */
 void rule_mem(const struct facts *f, struct findings *out);
 

@@ -9,6 +9,7 @@ const struct rule rules[] = {
 	{.name = "kmod", .check = rule_kmod},
 	{.name = "driver", .check = rule_driver},
 	{.name = "libs", .check = rule_libs},
+	{.name = "fw", .check = rule_fw},
 	{.name = "env", .check = rule_env},
 	{.name = "mem", .check = rule_mem},
 	{.name = NULL, .check = NULL},

@@ -12,6 +12,7 @@
 #include "unit.h"
 
 #include "base/str.h"
+#include "base/vers.h"
 #include "diag/finding.h"
 #include "diag/rule.h"
 #include "facts.h"
@@ -135,6 +136,68 @@ add_proc(struct facts *f, unsigned pid, const char *bus, uint64_t mib, const cha
 	return p;
 }
 
+static inline struct python_env_facts *
+add_pyenv(struct facts *f, const char *prefix, const char *kind, const char *version)
+{
+	struct python_env_facts *e = &f->python[f->npython++];
+	char mm[16];
+
+	memset(e, 0, sizeof(*e));
+	STR_COPY(e->path, prefix);
+	STR_FMT(e->interpreter, "%s/bin/python3", prefix);
+	STR_COPY(e->kind, kind);
+	STR_COPY(e->version, version);
+	vers_truncate(version, 2, mm, sizeof(mm));
+	STR_FMT(e->site_packages, "%s/lib/python%s/site-packages", prefix, mm);
+	return e;
+}
+
+static inline struct pypkg_facts *
+add_pkg(struct python_env_facts *e, const char *name, const char *version)
+{
+	struct pypkg_facts *p = &e->pkgs[e->npkgs++];
+
+	STR_COPY(p->name, name);
+	STR_COPY(p->version, version);
+	return p;
+}
+
+/* A framework; cuda/cudnn "" unknown, cuda_build -1/0/1. */
+static inline struct framework_facts *
+add_fw(struct python_env_facts *e, const char *name, const char *package, const char *version,
+       const char *cuda, const char *cudnn, int cuda_build)
+{
+	struct framework_facts *fw = &e->frameworks[e->nframeworks++];
+	const char *plus = strchr(version, '+');
+
+	memset(fw, 0, sizeof(*fw));
+	STR_COPY(fw->name, name);
+	STR_COPY(fw->package, package);
+	STR_COPY(fw->version, version);
+	if (plus)
+		STR_COPY(fw->local_tag, plus + 1);
+	STR_COPY(fw->built_cuda, cuda);
+	STR_COPY(fw->built_cudnn, cudnn);
+	fw->cuda_build = cuda_build;
+	return fw;
+}
+
+/* A library the framework needs; path "" = not found. */
+static inline struct resolved_lib_facts *
+add_resolved(struct framework_facts *fw, const char *soname, const char *path, const char *version,
+	     const char *via, bool needed)
+{
+	struct resolved_lib_facts *r = &fw->resolved[fw->nresolved++];
+
+	memset(r, 0, sizeof(*r));
+	STR_COPY(r->soname, soname);
+	STR_COPY(r->path, path);
+	STR_COPY(r->version, version);
+	STR_COPY(r->via, path[0] ? via : "");
+	r->needed = needed;
+	return r;
+}
+
 static inline void
 host_ubuntu(struct facts *f, unsigned uid)
 {
@@ -153,6 +216,55 @@ host_ubuntu(struct facts *f, unsigned uid)
 	h->cpu_count = 16;
 	h->cpu_avx = h->cpu_avx2 = h->cpu_avx512f = h->cpu_fma = true;
 	h->uid = uid;
+}
+
+#define H200_VENV "/opt/torch/.venv"
+#define H200_SITE H200_VENV "/lib/python3.12/site-packages"
+
+/* The H200's venv (docs/gpu-h200.md): torch 2.11.0+cu130 resolving its
+ * CUDA libraries by RPATH to the pip wheels (cuDNN 9.19.0.56, not the
+ * system's 9.14), jax 0.11.2 with the cuda13 plugin and pjrt, cupy-cuda13x. */
+static inline void
+h200_venv(struct facts *f)
+{
+	struct python_env_facts *e = add_pyenv(f, H200_VENV, "venv", "3.12.3");
+	struct framework_facts *fw;
+
+	e->active = true;
+	add_pkg(e, "torch", "2.11.0+cu130");
+	add_pkg(e, "nvidia-cuda-runtime", "13.0.96");
+	add_pkg(e, "nvidia-cublas", "13.1.0.3");
+	add_pkg(e, "nvidia-cudnn-cu13", "9.19.0.56");
+	add_pkg(e, "nvidia-nccl-cu13", "2.28.9");
+	add_pkg(e, "nvidia-cusparselt-cu13", "0.8.0");
+	add_pkg(e, "jax", "0.11.2");
+	add_pkg(e, "jaxlib", "0.11.2");
+	add_pkg(e, "jax-cuda13-plugin", "0.11.2");
+	add_pkg(e, "jax-cuda13-pjrt", "0.11.2");
+	add_pkg(e, "cupy-cuda13x", "14.2.0");
+
+	fw = add_fw(e, "torch", "torch", "2.11.0+cu130", "13.0", "", 1);
+	STR_COPY(fw->extension, H200_SITE "/torch/lib/libtorch_cuda.so");
+	add_resolved(fw, "libcudart.so.13", H200_SITE "/nvidia/cu13/lib/libcudart.so.13", "13.0.96", "rpath", true);
+	add_resolved(fw, "libcusparse.so.12", H200_SITE "/nvidia/cu13/lib/libcusparse.so.12", "12.6.3.3", "rpath",
+		     true);
+	add_resolved(fw, "libcufft.so.12", H200_SITE "/nvidia/cu13/lib/libcufft.so.12", "12.0.0.61", "rpath", true);
+	add_resolved(fw, "libcufile.so.0", H200_SITE "/nvidia/cu13/lib/libcufile.so.0", "0", "rpath", true);
+	add_resolved(fw, "libcusparseLt.so.0", H200_SITE "/nvidia/cusparselt/lib/libcusparseLt.so.0", "0.8.0",
+		     "rpath", true);
+	add_resolved(fw, "libnccl.so.2", H200_SITE "/nvidia/nccl/lib/libnccl.so.2", "2.28.9", "rpath", true);
+	add_resolved(fw, "libcurand.so.10", H200_SITE "/nvidia/cu13/lib/libcurand.so.10", "10.4.0.35", "rpath", true);
+	add_resolved(fw, "libcublas.so.13", H200_SITE "/nvidia/cu13/lib/libcublas.so.13", "13.1.0.3", "rpath", true);
+	add_resolved(fw, "libcublasLt.so.13", H200_SITE "/nvidia/cu13/lib/libcublasLt.so.13", "13.1.0.3", "rpath",
+		     true);
+	add_resolved(fw, "libcudnn.so.9", H200_SITE "/nvidia/cudnn/lib/libcudnn.so.9", "9.19.0.56", "rpath", true);
+
+	fw = add_fw(e, "jax", "jaxlib", "0.11.2", "13", "", 1);
+	STR_COPY(fw->plugin, "jax-cuda13-plugin 0.11.2, jax-cuda13-pjrt 0.11.2");
+	STR_COPY(fw->extension, H200_SITE "/jax_plugins/xla_cuda13/xla_cuda_plugin.so");
+
+	fw = add_fw(e, "cupy", "cupy-cuda13x", "14.2.0", "13", "", 1);
+	STR_COPY(fw->extension, H200_SITE "/cupy_backends/cuda/api/runtime.cpython-312-x86_64-linux-gnu.so");
 }
 
 /*
@@ -247,6 +359,7 @@ healthy_h200(void)
 		"/opt/torch/.venv/lib/python3.12/site-packages", false, false);
 
 	set_env(f, "NVIDIA_VISIBLE_DEVICES", "0");
+	h200_venv(f);
 	return f;
 }
 

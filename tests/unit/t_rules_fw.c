@@ -1,0 +1,845 @@
+/*
+ * t_rules_fw.c - rule_fw on hand-built Python environments, modelled on
+ * the situations of issue 4: TF 1.15 on CUDA 10.0 with only CUDA 11
+ * installed, TF 2.13 with only cuDNN 9, TF 2.15 [and-cuda] complete, TF
+ * 2.16 without [and-cuda], tensorflow + tensorflow-gpu, tensorflow-cpu and
+ * torch +cpu on GPU machines, torch +cu118 on a CUDA 10.1 driver, the
+ * healthy H200 venv (torch +cu130, jax cuda13, cupy), a mismatched JAX
+ * plugin, Python 3.12 with TF 2.15, an older cuDNN on LD_LIBRARY_PATH.
+ * Each ID has a case that fires and one that must not; fixes are checked
+ * for the package and version they name.
+ */
+#include "rules_facts.h"
+
+#include "kb/kb.h"
+
+#define VENV "/home/ana/venv"
+#define SITE VENV "/lib/python3.11/site-packages"
+
+/* ---- machines and environments ----------------------------------------------------- */
+
+/* The laptop (driver 565.77, CUDA 12.7) with one Python 3.11 venv. */
+static struct python_env_facts *
+laptop_env(struct facts **fp, const char *py)
+{
+	*fp = laptop();
+	return add_pyenv(*fp, VENV, "venv", py);
+}
+
+/* TensorFlow 2.15.0 installed with [and-cuda], every library resolved to
+ * the pip wheels by RUNPATH. */
+static struct framework_facts *
+tf215_complete(struct facts *f, struct python_env_facts *e)
+{
+	const struct kb_tf_pin *pins;
+	struct framework_facts *fw;
+	size_t n, i;
+
+	add_pkg(e, "tensorflow", "2.15.0");
+	pins = kb_tf_pins("2.15.0", &n);
+	assert_true(n >= 10);
+	for (i = 0; i < n; i++)
+		add_pkg(e, pins[i].package, pins[i].requirement + 2);
+	fw = add_fw(e, "tensorflow", "tensorflow", "2.15.0", "12.2", "8.9", 1);
+	STR_COPY(fw->compute_capabilities, "sm_50 sm_60 sm_70 sm_75 compute_80");
+	STR_COPY(fw->extension, SITE "/tensorflow/python/_pywrap_tensorflow_internal.so");
+	add_resolved(fw, "libcudart.so.12", SITE "/nvidia/cuda_runtime/lib/libcudart.so.12", "12.2.140", "runpath",
+		     false);
+	add_resolved(fw, "libcublas.so.12", SITE "/nvidia/cublas/lib/libcublas.so.12", "12.2.5.6", "runpath", false);
+	add_resolved(fw, "libcublasLt.so.12", SITE "/nvidia/cublas/lib/libcublasLt.so.12", "12.2.5.6", "runpath",
+		     false);
+	add_resolved(fw, "libcufft.so.11", SITE "/nvidia/cufft/lib/libcufft.so.11", "11.0.8.103", "runpath", false);
+	add_resolved(fw, "libcusparse.so.12", SITE "/nvidia/cusparse/lib/libcusparse.so.12", "12.1.2.141",
+		     "runpath", false);
+	add_resolved(fw, "libcudnn.so.8", SITE "/nvidia/cudnn/lib/libcudnn.so.8", "8.9.4.25", "runpath", false);
+	add_lib(f, "cudnn", SITE "/nvidia/cudnn/lib/libcudnn.so.8", "libcudnn.so.8", "8.9.4.25", ORIGIN_PIP, SITE,
+		false, false);
+	return fw;
+}
+
+/* TF 1.15.0 (tensorflow-gpu) built for CUDA 10.0 / cuDNN 7; the machine
+ * has only CUDA 11.8, in LD_LIBRARY_PATH. */
+static struct framework_facts *
+tf115_on_cuda11(struct facts *f, struct python_env_facts *e)
+{
+	struct framework_facts *fw;
+
+	add_lib(f, "cudart", "/usr/local/cuda-11.8/lib64/libcudart.so.11.0", "libcudart.so.11.0", "11.8.89",
+		ORIGIN_TOOLKIT, "/usr/local/cuda-11.8", false, false);
+	set_env(f, "LD_LIBRARY_PATH", "/usr/local/cuda-11.8/lib64");
+	add_ldpath(f, "/usr/local/cuda-11.8/lib64", true, "11");
+	add_pkg(e, "tensorflow-gpu", "1.15.0");
+	fw = add_fw(e, "tensorflow", "tensorflow-gpu", "1.15.0", "10.0", "7", 1);
+	STR_COPY(fw->extension, SITE "/tensorflow_core/python/_pywrap_tensorflow_internal.so");
+	add_resolved(fw, "libcudart.so.10.0", "", "", "", true);
+	add_resolved(fw, "libcublas.so.10.0", "", "", "", false);
+	add_resolved(fw, "libcudnn.so.7", "", "", "", false);
+	return fw;
+}
+
+/* ---- the healthy H200 -------------------------------------------------------------- */
+
+static void
+test_healthy_h200(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct findings fs;
+
+	(void)state;
+	assert_int_equal(f->npython, 1);
+	assert_int_equal(f->python[0].nframeworks, 3);
+	run_rule(rule_fw, f, &fs);
+	if (fs.n)
+		dump(&fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+
+	/* and the whole table stays quiet too */
+	findings_init(&fs);
+	rules_run(f, &fs);
+	if (count_at_least(&fs, SEV_WARN))
+		dump(&fs);
+	assert_int_equal(count_at_least(&fs, SEV_WARN), 0);
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- fw.cpu_only_build ----------------------------------------------------------- */
+
+static void
+test_cpu_only_torch(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.11.9");
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_pkg(e, "torch", "2.5.1+cpu");
+	add_fw(e, "torch", "torch", "2.5.1+cpu", "", "", 0);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.cpu_only_build");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_string_equal(fd->env, VENV);
+	assert_true(evidence_has(fd, "+cpu"));
+	/* the newest variant of 2.5.1 the 12.7 driver runs: 12.4 */
+	assert_true(fix_has(fd, VENV "/bin/python3 -m pip install --force-reinstall torch==2.5.1 "
+				 "--index-url https://download.pytorch.org/whl/cu124"));
+	assert_int_equal(fs.n, 1);
+	findings_release(&fs);
+
+	/* the same venv on a machine without an NVIDIA GPU: nothing */
+	f->ngpus = 0;
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.cpu_only_build"));
+	findings_release(&fs);
+
+	/* unknown build kind: nothing */
+	f->ngpus = 1;
+	e->frameworks[0].cuda_build = -1;
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.cpu_only_build"));
+	findings_release(&fs);
+	free(f);
+}
+
+static void
+test_cpu_only_tensorflow(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.11.9");
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_pkg(e, "tensorflow-cpu", "2.15.0");
+	add_fw(e, "tensorflow", "tensorflow-cpu", "2.15.0", "", "", 0);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.cpu_only_build");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_true(evidence_has(fd, "tensorflow-cpu has no GPU support"));
+	assert_true(fix_has(fd, "-m pip uninstall -y tensorflow-cpu"));
+	assert_true(fix_has(fd, "'tensorflow[and-cuda]==2.15.0'"));
+	assert_int_equal(fs.n, 1);
+	findings_release(&fs);
+
+	/* a CPU-only TF 1.15: the GPU package of that era and its CUDA */
+	e->npkgs = 0;
+	e->nframeworks = 0;
+	add_pkg(e, "tensorflow", "1.15.0");
+	add_fw(e, "tensorflow", "tensorflow", "1.15.0", "", "", 0);
+	STR_COPY(e->version, "3.7.16");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.cpu_only_build");
+	assert_non_null(fd);
+	assert_true(fix_has(fd, "tensorflow-gpu==1.15.0"));
+	assert_true(fix_has(fd, "CUDA 10.0 and cuDNN 7.4"));
+	findings_release(&fs);
+
+	/* the healthy H200's CUDA builds are not CPU-only */
+	free(f);
+}
+
+/* ---- fw.python_unsupported --------------------------------------------------------- */
+
+static void
+test_python_unsupported(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.12.3");
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	tf215_complete(f, e);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.python_unsupported");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_string_equal(fd->env, VENV);
+	assert_true(strstr(fd->title, "Python 3.12.3") != NULL);
+	assert_true(evidence_has(fd, "Python 3.9 to 3.11"));
+	/* the nearest release that supports 3.12 */
+	assert_true(fix_has(fd, "'tensorflow[and-cuda]==2.16.1'"));
+	assert_int_equal(fs.n, 1);
+	findings_release(&fs);
+
+	/* 3.11 is supported: nothing at all (TF 2.15 [and-cuda] complete) */
+	STR_COPY(e->version, "3.11.9");
+	run_rule(rule_fw, f, &fs);
+	if (fs.n)
+		dump(&fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+
+	/* an unknown Python version is never unsupported */
+	e->version[0] = '\0';
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.python_unsupported"));
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- fw.arch_not_in_build ---------------------------------------------------------- */
+
+static void
+test_arch_not_in_build(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct python_env_facts *e = add_pyenv(f, VENV, "venv", "3.11.9");
+	struct framework_facts *fw;
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	/* compute_80 PTX runs on the H200 (9.0): fine */
+	fw = tf215_complete(f, e);
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.arch_not_in_build"));
+	findings_release(&fs);
+
+	/* cubins only, up to sm_86: nothing for 9.0 */
+	STR_COPY(fw->compute_capabilities, "sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.arch_not_in_build");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_string_equal(fd->env, VENV);
+	assert_true(strstr(fd->title, "9.0") != NULL);
+	assert_true(evidence_has(fd, "no kernel image is available"));
+	assert_true(fix_has(fd, "TF_CUDA_COMPUTE_CAPABILITIES=9.0"));
+	findings_release(&fs);
+
+	/* sm_80 cubins run on an 8.6 GPU (same major, higher minor) */
+	f->gpus[0].compute_capability[0] = '\0';
+	add_gpu(f, "0000:01:00.0", 0x2520, "NVIDIA GeForce RTX 3060 Laptop GPU", "8.6");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.arch_not_in_build"));
+	findings_release(&fs);
+
+	/* an arch-specific sm_90a runs on 9.0 only */
+	STR_COPY(fw->compute_capabilities, "sm_90a");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.arch_not_in_build");
+	assert_non_null(fd);
+	assert_true(strstr(fd->title, "8.6") != NULL);
+	findings_release(&fs);
+
+	/* no list: nothing */
+	fw->compute_capabilities[0] = '\0';
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.arch_not_in_build"));
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- fw.deprecated_gpu_package ----------------------------------------------------- */
+
+static void
+test_deprecated_gpu_package(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.10.12");
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_pkg(e, "tensorflow", "2.10.0");
+	add_pkg(e, "tensorflow-gpu", "2.10.0");
+	add_fw(e, "tensorflow", "tensorflow", "2.10.0", "11.2", "8", 1);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.deprecated_gpu_package");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_string_equal(fd->env, VENV);
+	assert_true(strstr(fd->title, "2 TensorFlow distributions") != NULL);
+	assert_true(evidence_has(fd, "tensorflow-gpu 2.10.0"));
+	assert_true(fix_has(fd, VENV "/bin/python3 -m pip uninstall -y tensorflow tensorflow-gpu\n"));
+	assert_true(fix_has(fd, "install tensorflow==2.10.0"));
+	assert_int_equal(count_id(&fs, "fw.deprecated_gpu_package"), 1);
+	findings_release(&fs);
+
+	/* tensorflow-gpu 2.12 alone: deprecated and empty */
+	e->npkgs = 0;
+	add_pkg(e, "tensorflow-gpu", "2.12.0");
+	STR_COPY(e->frameworks[0].version, "2.12.0");
+	STR_COPY(e->frameworks[0].package, "tensorflow-gpu");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.deprecated_gpu_package");
+	assert_non_null(fd);
+	assert_true(strstr(fd->title, "empty from 2.12") != NULL);
+	assert_true(fix_has(fd, "uninstall -y tensorflow-gpu"));
+	assert_true(fix_has(fd, "install tensorflow==2.12.0"));
+	findings_release(&fs);
+
+	/* tensorflow-gpu 1.15 was the right package then: nothing */
+	e->npkgs = 0;
+	e->nframeworks = 0;
+	add_pkg(e, "tensorflow-gpu", "1.15.0");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.deprecated_gpu_package"));
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- fw.and_cuda_missing ---------------------------------------------------------- */
+
+static void
+test_and_cuda_missing(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.11.9");
+	struct framework_facts *fw;
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	/* TF 2.16.1 without [and-cuda] and without a system CUDA */
+	add_pkg(e, "tensorflow", "2.16.1");
+	fw = add_fw(e, "tensorflow", "tensorflow", "2.16.1", "12.3", "8", 1);
+	add_resolved(fw, "libcudart.so.12", "", "", "", false);
+	add_resolved(fw, "libcublas.so.12", "", "", "", false);
+	add_resolved(fw, "libcudnn.so.8", "", "", "", false);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.and_cuda_missing");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_string_equal(fd->env, VENV);
+	assert_true(evidence_has(fd, "libcudart.so.12: not found"));
+	assert_true(evidence_has(fd, "tensorflow[and-cuda]==2.16.1"));
+	assert_true(fix_has(fd, VENV "/bin/python3 -m pip install 'tensorflow[and-cuda]==2.16.1'"));
+	findings_release(&fs);
+
+	/* the whole table: the missing libraries are its consequences */
+	findings_init(&fs);
+	rules_run(f, &fs);
+	fd = find_id(&fs, "fw.and_cuda_missing");
+	assert_non_null(fd);
+	assert_false(findings_has(&fs, "lib.cudart_missing"));
+	assert_false(findings_has(&fs, "lib.cudnn_missing"));
+	assert_false(findings_has(&fs, "lib.cuda_lib_missing"));
+	assert_true(evidence_has(fd, "also explains lib.cudart_missing"));
+	findings_release(&fs);
+
+	/* a missing library of another environment is not explained by it */
+	{
+		struct python_env_facts *o = add_pyenv(f, "/opt/other", "venv", "3.11.9");
+		struct framework_facts *t = add_fw(o, "torch", "torch", "2.5.1+cu124", "12.4", "", 1);
+
+		add_resolved(t, "libcudart.so.12", "", "", "", true);
+		findings_init(&fs);
+		rules_run(f, &fs);
+		fd = find_id(&fs, "lib.cudart_missing");
+		assert_non_null(fd);
+		assert_string_equal(fd->env, "/opt/other");
+		findings_release(&fs);
+		f->npython--;
+	}
+
+	/* TF 2.15 with [and-cuda] complete: no finding at all */
+	e->npkgs = 0;
+	e->nframeworks = 0;
+	tf215_complete(f, e);
+	run_rule(rule_fw, f, &fs);
+	if (fs.n)
+		dump(&fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+
+	/* TF 2.13 has no [and-cuda] extra: never this finding */
+	e->npkgs = 0;
+	e->nframeworks = 0;
+	fw = add_fw(e, "tensorflow", "tensorflow", "2.13.0", "11.8", "8.6", 1);
+	add_resolved(fw, "libcudart.so.11.0", "", "", "", false);
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.and_cuda_missing"));
+	assert_true(findings_has(&fs, "lib.cudart_missing"));
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- fw.jax_plugin_mismatch --------------------------------------------------------- */
+
+static void
+test_jax_plugin_mismatch(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.11.9");
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_pkg(e, "jax", "0.4.31");
+	add_pkg(e, "jaxlib", "0.4.30");
+	add_pkg(e, "jax-cuda12-plugin", "0.4.31");
+	add_pkg(e, "jax-cuda12-pjrt", "0.4.31");
+	add_fw(e, "jax", "jaxlib", "0.4.30", "12", "", 1);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.jax_plugin_mismatch");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_string_equal(fd->env, VENV);
+	assert_true(evidence_has(fd, "jaxlib 0.4.30"));
+	assert_true(evidence_has(fd, "jax-cuda12-plugin 0.4.31"));
+	assert_true(fix_has(fd, "install jax-cuda12-plugin==0.4.30 jax-cuda12-pjrt==0.4.30"));
+	assert_int_equal(fs.n, 1);
+	findings_release(&fs);
+
+	/* matching versions: nothing */
+	STR_COPY(e->pkgs[2].version, "0.4.30");
+	STR_COPY(e->pkgs[3].version, "0.4.30");
+	run_rule(rule_fw, f, &fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+
+	/* the cuda13 plugin of jax 0.11.2 on the laptop's CUDA 12.7 driver */
+	e->npkgs = 0;
+	e->nframeworks = 0;
+	STR_COPY(e->version, "3.12.3");
+	add_pkg(e, "jax", "0.11.2");
+	add_pkg(e, "jaxlib", "0.11.2");
+	add_pkg(e, "jax-cuda13-plugin", "0.11.2");
+	add_pkg(e, "jax-cuda13-pjrt", "0.11.2");
+	add_fw(e, "jax", "jaxlib", "0.11.2", "13", "", 1);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.jax_plugin_mismatch");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_true(strstr(fd->title, "CUDA 13") != NULL);
+	assert_true(fix_has(fd, "uninstall -y jax-cuda13-plugin jax-cuda13-pjrt"));
+	assert_true(fix_has(fd, "'jax[cuda12]==0.11.2'"));
+	assert_true(fix_has(fd, "580.65.06"));
+	assert_false(findings_has(&fs, "driver.too_old"));
+	assert_int_equal(fs.n, 1);
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- lib.*_missing: TF 1.15 on CUDA 10.0 with only CUDA 11 ------------------------------- */
+
+static void
+test_missing_libs_tf115(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.7.16");
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	tf115_on_cuda11(f, e);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cudart_missing");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_string_equal(fd->env, VENV);
+	assert_true(strstr(fd->title, "libcudart.so.10.0") != NULL);
+	assert_true(evidence_has(fd, "built for CUDA 10.0"));
+	assert_true(fix_has(fd, "CUDA 10.0 and cuDNN 7.4"));
+	fd = find_id(&fs, "lib.cuda_lib_missing");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_true(evidence_has(fd, "libcublas.so.10.0"));
+	fd = find_id(&fs, "lib.cudnn_missing");
+	assert_non_null(fd);
+	assert_true(evidence_has(fd, "libcudnn.so.7"));
+	/* nothing CUDA 10 can be found in the CUDA 11 directory */
+	fd = find_id(&fs, "env.ld_library_path_stale");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_string_equal(fd->env, VENV);
+	assert_true(evidence_has(fd, "/usr/local/cuda-11.8/lib64 holds CUDA 11"));
+	assert_false(findings_has(&fs, "fw.deprecated_gpu_package"));
+	assert_false(findings_has(&fs, "fw.python_unsupported"));
+	assert_int_equal(fs.n, 4);
+	findings_release(&fs);
+
+	/* the same in a conda env: conda's cudatoolkit and cudnn */
+	STR_COPY(e->kind, "conda");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cudart_missing");
+	assert_non_null(fd);
+	assert_true(fix_has(fd, "conda install -p " VENV " -c conda-forge cudatoolkit=10.0 cudnn=7.4"));
+	findings_release(&fs);
+
+	/* everything found: none of them */
+	STR_COPY(e->kind, "venv");
+	STR_COPY(e->frameworks[0].resolved[0].path, "/usr/local/cuda-10.0/lib64/libcudart.so.10.0");
+	STR_COPY(e->frameworks[0].resolved[0].version, "10.0.130");
+	STR_COPY(e->frameworks[0].resolved[1].path, "/usr/local/cuda-10.0/lib64/libcublas.so.10.0");
+	STR_COPY(e->frameworks[0].resolved[2].path, "/usr/local/cuda-10.0/lib64/libcudnn.so.7");
+	STR_COPY(e->frameworks[0].resolved[2].version, "7.4.2");
+	for (int i = 0; i < 3; i++)
+		STR_COPY(e->frameworks[0].resolved[i].via, "ld_so_cache");
+	run_rule(rule_fw, f, &fs);
+	if (fs.n)
+		dump(&fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+	free(f);
+}
+
+static void
+test_missing_libs_pip(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct framework_facts *fw = &f->python[0].frameworks[0];
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	/* torch cu130 without its cuDNN wheel; optional TensorRT missing too */
+	fw->resolved[9].path[0] = '\0';
+	fw->resolved[9].version[0] = '\0';
+	fw->resolved[9].via[0] = '\0';
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cudnn_missing");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_true(fix_has(fd, "-m pip install 'nvidia-cudnn-cu13==9.*'"));
+	assert_true(fix_has(fd, "torch==2.11.0 --index-url https://download.pytorch.org/whl/cu130"));
+	assert_int_equal(fs.n, 1);
+	findings_release(&fs);
+
+	add_resolved(fw, "libnvinfer.so.10", "", "", "", false);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cuda_lib_missing");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_true(evidence_has(fd, "TensorRT is optional"));
+	findings_release(&fs);
+
+	/* a CUDA 12 TF [and-cuda] release: the exact pin of the wheel */
+	{
+		struct python_env_facts *e = add_pyenv(f, VENV, "venv", "3.11.9");
+		struct framework_facts *t = tf215_complete(f, e);
+
+		t->resolved[0].path[0] = '\0';
+		e->npkgs = 1; /* tensorflow only: then fw.and_cuda_missing */
+		run_rule(rule_fw, f, &fs);
+		assert_true(findings_has(&fs, "fw.and_cuda_missing"));
+		findings_release(&fs);
+		add_pkg(e, "nvidia-cuda-runtime-cu12", "12.2.140");
+		run_rule(rule_fw, f, &fs);
+		assert_false(findings_has(&fs, "fw.and_cuda_missing"));
+		fd = NULL;
+		for (size_t i = 0; i < fs.n; i++)
+			if (!strcmp(fs.v[i].id, "lib.cudart_missing") && !strcmp(fs.v[i].env, VENV))
+				fd = &fs.v[i];
+		assert_non_null(fd);
+		assert_true(fix_has(fd, "nvidia-cuda-runtime-cu12==12.2.140"));
+		assert_true(fix_has(fd, "'tensorflow[and-cuda]==2.15.0'"));
+		findings_release(&fs);
+	}
+	free(f);
+}
+
+/* ---- lib.cudnn_version_mismatch: TF 2.13 with only cuDNN 9 -------------------------------- */
+
+static void
+test_cudnn_version_mismatch(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.11.9");
+	struct framework_facts *fw;
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_lib(f, "cudart", "/usr/local/cuda-11.8/lib64/libcudart.so.11.0", "libcudart.so.11.0", "11.8.89",
+		ORIGIN_TOOLKIT, "/usr/local/cuda-11.8", true, true);
+	add_lib(f, "cudnn", "/usr/lib/x86_64-linux-gnu/libcudnn.so.9", "libcudnn.so.9", "9.1.0", ORIGIN_SYSTEM,
+		"/usr/lib/x86_64-linux-gnu", true, true);
+	add_pkg(e, "tensorflow", "2.13.0");
+	fw = add_fw(e, "tensorflow", "tensorflow", "2.13.0", "11.8", "8.6", 1);
+	add_resolved(fw, "libcudart.so.11.0", "/usr/local/cuda-11.8/lib64/libcudart.so.11.0", "11.8.89",
+		     "ld_so_cache", false);
+	add_resolved(fw, "libcudnn.so.8", "", "", "", false);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cudnn_version_mismatch");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_string_equal(fd->env, VENV);
+	assert_true(strstr(fd->title, "needs cuDNN 8") != NULL);
+	assert_true(evidence_has(fd, "cuDNN 9.1.0 at /usr/lib/x86_64-linux-gnu/libcudnn.so.9"));
+	assert_true(fix_has(fd, "-m pip install 'nvidia-cudnn-cu11==8.6.*'"));
+	assert_true(fix_has(fd, "export LD_LIBRARY_PATH=" SITE "/nvidia/cudnn/lib"));
+	/* the same fact is not reported twice */
+	assert_false(findings_has(&fs, "lib.cudnn_missing"));
+	assert_int_equal(fs.n, 1);
+	findings_release(&fs);
+
+	/* an older cuDNN 8 than the build's: TensorFlow refuses it too */
+	STR_COPY(fw->resolved[1].path, "/usr/lib/x86_64-linux-gnu/libcudnn.so.8");
+	STR_COPY(fw->resolved[1].version, "8.5.0");
+	STR_COPY(fw->resolved[1].via, "ld_so_cache");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cudnn_version_mismatch");
+	assert_non_null(fd);
+	assert_true(strstr(fd->title, "older cuDNN 8.5.0") != NULL);
+	findings_release(&fs);
+
+	/* 8.6.0 and 8.9.7 are fine */
+	STR_COPY(fw->resolved[1].version, "8.6.0");
+	run_rule(rule_fw, f, &fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+	STR_COPY(fw->resolved[1].version, "8.9.7");
+	run_rule(rule_fw, f, &fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- lib.cuda_version_mismatch -------------------------------------------------------- */
+
+static void
+test_cuda_version_mismatch(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.7.16");
+	struct framework_facts *fw;
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	/* the classic hack: CUDA 11's cudart linked to the name TF 1.15 asks for */
+	fw = tf115_on_cuda11(f, e);
+	f->env.nldpath = 0;
+	STR_COPY(fw->resolved[0].path, "/usr/local/cuda-11.8/lib64/libcudart.so.10.0");
+	STR_COPY(fw->resolved[0].version, "11.8.89");
+	STR_COPY(fw->resolved[0].via, "ld_library_path");
+	fw->nresolved = 1;
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cuda_version_mismatch");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_string_equal(fd->env, VENV);
+	assert_true(strstr(fd->title, "built for CUDA 10.0, loads CUDA 11") != NULL);
+	assert_true(evidence_has(fd, "libcudart.so.10.0 -> /usr/local/cuda-11.8/lib64/libcudart.so.10.0"));
+	assert_true(fix_has(fd, "nvidia-cuda-runtime-cu10==10.0.*"));
+	findings_release(&fs);
+	free(f);
+
+	/* the H200's cuSPARSE 12 and cuFFT 12 under CUDA 13 number
+	 * themselves: no mismatch (tested quiet in test_healthy_h200); a
+	 * cuBLAS 12 picked by torch cu130 is one */
+	f = healthy_h200();
+	fw = &f->python[0].frameworks[0];
+	STR_COPY(fw->resolved[7].version, "12.9.1.4");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cuda_version_mismatch");
+	assert_non_null(fd);
+	assert_true(fix_has(fd, "'nvidia-cublas'") || fix_has(fd, " nvidia-cublas"));
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- lib.shadowed ------------------------------------------------------------------- */
+
+static void
+test_shadowed(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.11.9");
+	struct framework_facts *fw;
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	fw = tf215_complete(f, e);
+	/* LD_LIBRARY_PATH comes before TF's RUNPATH */
+	set_env(f, "LD_LIBRARY_PATH", "/opt/cudnn-8.6/lib:/usr/local/nvidia/lib64");
+	add_ldpath(f, "/opt/cudnn-8.6/lib", true, "");
+	add_ldpath(f, "/usr/local/nvidia/lib64", true, "");
+	STR_COPY(fw->resolved[5].path, "/opt/cudnn-8.6/lib/libcudnn.so.8");
+	STR_COPY(fw->resolved[5].version, "8.6.0");
+	STR_COPY(fw->resolved[5].via, "ld_library_path");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.shadowed");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_string_equal(fd->env, VENV);
+	assert_true(strstr(fd->title, "libcudnn.so.8 8.6.0 from LD_LIBRARY_PATH") != NULL);
+	assert_true(evidence_has(fd, "8.9.4.25"));
+	assert_true(evidence_has(fd, "is newer"));
+	assert_true(fix_has(fd, "export LD_LIBRARY_PATH=/usr/local/nvidia/lib64\n"));
+	/* and TensorFlow 2.15 (cuDNN 8.9) refuses the older 8.6 */
+	assert_true(findings_has(&fs, "lib.cudnn_version_mismatch"));
+	findings_release(&fs);
+
+	/* the wheel's own copy picked: nothing */
+	STR_COPY(fw->resolved[5].path, SITE "/nvidia/cudnn/lib/libcudnn.so.8");
+	STR_COPY(fw->resolved[5].version, "8.9.4.25");
+	STR_COPY(fw->resolved[5].via, "runpath");
+	run_rule(rule_fw, f, &fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+
+	/* the same version from elsewhere: harmless */
+	STR_COPY(fw->resolved[5].path, "/opt/cudnn-8.9/lib/libcudnn.so.8");
+	STR_COPY(fw->resolved[5].via, "ld_library_path");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "lib.shadowed"));
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- driver.too_old ----------------------------------------------------------------- */
+
+static void
+test_driver_too_old(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.11.9");
+	struct framework_facts *fw;
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	/* torch +cu118 on driver 418 (CUDA 10.1) */
+	STR_COPY(f->driver.version, "418.87.00");
+	STR_COPY(f->driver.cuda_version, "10.1");
+	add_pkg(e, "torch", "2.5.1+cu118");
+	fw = add_fw(e, "torch", "torch", "2.5.1+cu118", "11.8", "", 1);
+	add_resolved(fw, "libcudart.so.11.0", SITE "/nvidia/cuda_runtime/lib/libcudart.so.11.0", "11.8.89", "rpath",
+		     true);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "driver.too_old");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_string_equal(fd->env, VENV);
+	assert_true(strstr(fd->title, "needs CUDA 11.8") != NULL);
+	assert_true(evidence_has(fd, "520.61.05"));
+	assert_true(fix_has(fd, "Upgrade the driver to 520.61.05 or newer"));
+	/* the newest torch with a build for CUDA 10.1 */
+	assert_true(fix_has(fd, "torch==1.8.1 --index-url https://download.pytorch.org/whl/cu101"));
+	assert_int_equal(fs.n, 1);
+	findings_release(&fs);
+
+	/* driver 470 (CUDA 11.4) runs cu118 by minor-version compatibility */
+	STR_COPY(f->driver.version, "470.256.02");
+	STR_COPY(f->driver.cuda_version, "11.4");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "driver.too_old"));
+	findings_release(&fs);
+
+	/* unknown driver CUDA: nothing */
+	f->driver.cuda_version[0] = '\0';
+	f->driver.cuda_driver_version = f->driver.nvml_cuda_version = 0;
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "driver.too_old"));
+	findings_release(&fs);
+	free(f);
+}
+
+/* ---- env.ld_library_path_stale: only where the framework consults it -------------------- */
+
+static void
+test_ldpath_stale(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct findings fs;
+
+	(void)state;
+	/* torch cu130 gets all of its libraries by RPATH: a CUDA 12 entry
+	 * does not matter to it */
+	set_env(f, "LD_LIBRARY_PATH", "/usr/local/cuda-12.4/lib64");
+	add_ldpath(f, "/usr/local/cuda-12.4/lib64", true, "12");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "env.ld_library_path_stale"));
+	findings_release(&fs);
+	/* (the firing case is test_missing_libs_tf115) */
+	free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_healthy_h200),
+		cmocka_unit_test(test_cpu_only_torch),
+		cmocka_unit_test(test_cpu_only_tensorflow),
+		cmocka_unit_test(test_python_unsupported),
+		cmocka_unit_test(test_arch_not_in_build),
+		cmocka_unit_test(test_deprecated_gpu_package),
+		cmocka_unit_test(test_and_cuda_missing),
+		cmocka_unit_test(test_jax_plugin_mismatch),
+		cmocka_unit_test(test_missing_libs_tf115),
+		cmocka_unit_test(test_missing_libs_pip),
+		cmocka_unit_test(test_cudnn_version_mismatch),
+		cmocka_unit_test(test_cuda_version_mismatch),
+		cmocka_unit_test(test_shadowed),
+		cmocka_unit_test(test_driver_too_old),
+		cmocka_unit_test(test_ldpath_stale),
+	};
+
+	return cmocka_run_group_tests_name("rules_fw", tests, NULL, NULL);
+}
