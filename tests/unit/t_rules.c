@@ -117,6 +117,39 @@ test_partial_facts_are_silent(void **state)
 	free(f);
 }
 
+/* Findings come grouped per environment: machine-wide first, then the
+ * active environment, then the others in the order they were found. */
+static void
+test_grouped_by_environment(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct python_env_facts *a, *b;
+	struct findings fs;
+	size_t i;
+
+	(void)state;
+	f->npython = 0;
+	a = add_pyenv(f, "/opt/a", "venv", "3.11.9");
+	add_pkg(a, "torch", "2.5.1+cpu");
+	add_fw(a, "torch", "torch", "2.5.1+cpu", "", "", 0);
+	b = add_pyenv(f, "/opt/b", "venv", "3.11.9");
+	b->active = true;
+	add_pkg(b, "torch", "2.5.1+cpu");
+	add_fw(b, "torch", "torch", "2.5.1+cpu", "", "", 0);
+	STR_COPY(f->kmod.nvidia_version, "580.0.0"); /* machine-wide: version mismatch */
+	findings_init(&fs);
+	rules_run(f, &fs);
+	assert_true(fs.n >= 3);
+	assert_null(fs.v[0].env);
+	for (i = 0; i < fs.n && !fs.v[i].env; i++)
+		;
+	assert_true(i < fs.n);
+	assert_string_equal(fs.v[i].env, "/opt/b"); /* the active one first */
+	assert_string_equal(fs.v[fs.n - 1].env, "/opt/a");
+	findings_release(&fs);
+	free(f);
+}
+
 int
 main(void)
 {
@@ -127,6 +160,7 @@ main(void)
 		cmocka_unit_test(test_laptop_only_info),
 		cmocka_unit_test(test_unknown_everything_is_silent),
 		cmocka_unit_test(test_partial_facts_are_silent),
+		cmocka_unit_test(test_grouped_by_environment),
 	};
 
 	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
