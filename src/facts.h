@@ -279,6 +279,34 @@ struct resolved_lib_facts {
 	bool needed;                 /* DT_NEEDED; false: dlopened at run time */
 };
 
+#define MAX_LIVE_MAPPED 16
+
+/*
+ * With doctor --deep (probe/deep.c): the framework's own answers, asked by
+ * importing it in its environment's interpreter, alone in a child with a
+ * time limit. `ran` false: not asked (no --deep, --from an older report).
+ */
+struct framework_live_facts {
+	bool ran;
+	int state;                   /* enum child_state of that interpreter run */
+	int signal;                  /* for CHILD_CRASHED */
+	char error[F_TEXT];          /* import or query failure, or why the run failed */
+	char version[40];            /* its __version__ (jax: jaxlib's) */
+	char module[F_PATH];         /* the package file it imported */
+	int cuda_build;              /* -1 unknown, 0/1: built with CUDA, by its own word */
+	bool cuda_available;         /* it can use a GPU now */
+	int gpu_count;               /* GPUs it sees; -1 unknown */
+	char devices[F_TEXT];        /* their names, "; " between them */
+	char cuda[16];               /* CUDA it was built with (tf build_info, torch.version.cuda) */
+	char cudnn[16];              /* cuDNN: tf's build, torch's loaded one ("9.19.0") */
+	char arch_list[128];         /* "sm_80 sm_90" */
+	char capability[16];         /* of GPU 0: "9.0" */
+	int nmapped;
+	char mapped[MAX_LIVE_MAPPED][F_PATH]; /* CUDA library files the process mapped: real
+	                                         paths, or resolved[].path naming the same file */
+	double ms;                   /* the whole run */
+};
+
 /* A framework installed in one environment, read from its files alone. */
 struct framework_facts {
 	char name[16];               /* tensorflow, torch, jax, cupy */
@@ -293,6 +321,7 @@ struct framework_facts {
 	char plugin[64];             /* jax: "jax-cuda13-plugin 0.11.2"; "" */
 	int nresolved;
 	struct resolved_lib_facts resolved[MAX_RESOLVED];
+	struct framework_live_facts live; /* doctor --deep */
 };
 
 struct pypkg_facts {

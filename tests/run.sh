@@ -83,6 +83,22 @@ prepare_fixture() {
 			cp "$top/$b/stubs/$stub.so" "$root/$path" || return 1
 		done < "$dir/mocks"
 	fi
+	if [ -f "$dir/elves" ]; then
+		# PATH-IN-ROOT [mk-elf options]; words split on blanks with no
+		# globbing or expansion, so $ORIGIN reaches the file literally
+		while read -r line; do
+			case "$line" in ''|\#*) continue ;; esac
+			set -f
+			# shellcheck disable=SC2086
+			set -- $line
+			set +f
+			path=$1
+			shift
+			mkdir -p "$root/$(dirname "$path")"
+			rm -f "$root/$path"
+			"$top/$b/tests/tools/mk-elf" "$root/$path" "$@" || return 1
+		done < "$dir/elves"
+	fi
 	return 0
 }
 

@@ -32,6 +32,9 @@ doctor_usage(FILE *out)
 		"  --root DIR         read every file under DIR instead of / (fixture trees)\n"
 		"  --timeout SECONDS  limit for each child that loads vendor code (default 5)\n"
 		"  --no-load          never load vendor libraries (libcuda, NVML, CUDA libs)\n"
+		"  --deep             also import each framework in its own interpreter, in a\n"
+		"                     child (limit: --timeout, at least 60 s), and compare its\n"
+		"                     answers and mapped CUDA libraries with the prediction\n"
 		"  --python PATH      also examine this Python environment or interpreter\n"
 		"                     (repeatable; PATH, venvs, conda and pyenv are found anyway)\n"
 		"  --kb DIR           judge with the knowledge-base tables in DIR (data/kb\n"
@@ -42,7 +45,7 @@ doctor_usage(FILE *out)
 		"Exit status: 0 healthy, 1 warnings, 2 errors, 3 gpudoctor itself failed.\n");
 }
 
-enum { OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_TIMEOUT, OPT_NO_LOAD, OPT_COLOR, OPT_KB, OPT_PYTHON };
+enum { OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_TIMEOUT, OPT_NO_LOAD, OPT_COLOR, OPT_KB, OPT_PYTHON, OPT_DEEP };
 
 static const struct option doctor_options[] = {
 	{"json", no_argument, NULL, OPT_JSON},
@@ -50,6 +53,7 @@ static const struct option doctor_options[] = {
 	{"root", required_argument, NULL, OPT_ROOT},
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"no-load", no_argument, NULL, OPT_NO_LOAD},
+	{"deep", no_argument, NULL, OPT_DEEP},
 	{"kb", required_argument, NULL, OPT_KB},
 	{"python", required_argument, NULL, OPT_PYTHON},
 	{"color", required_argument, NULL, OPT_COLOR},
@@ -97,6 +101,9 @@ cmd_doctor(int argc, char **argv)
 		case OPT_NO_LOAD:
 			po.no_driver_calls = true;
 			break;
+		case OPT_DEEP:
+			po.deep = true;
+			break;
 		case OPT_KB:
 			kbdir = optarg;
 			break;
@@ -137,6 +144,11 @@ cmd_doctor(int argc, char **argv)
 	}
 	if (from && root) {
 		fprintf(stderr, "gpudoctor: --from and --root exclude each other\n");
+		return EXIT_TOOL_FAILED;
+	}
+	if (po.deep && (from || po.no_driver_calls)) {
+		fprintf(stderr, "gpudoctor: --deep runs the frameworks: not with %s\n",
+			from ? "--from" : "--no-load");
 		return EXIT_TOOL_FAILED;
 	}
 

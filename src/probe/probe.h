@@ -25,6 +25,7 @@ struct probe_opts {
 	bool allow_fixture_libs; /* load libraries from a non-/ root (tests) */
 	char *extra_pythons[8];  /* --python PATH: an interpreter or a prefix */
 	int nextra_pythons;
+	bool deep;               /* --deep: ask each framework itself (deep.c) */
 };
 
 struct probe {
@@ -47,6 +48,12 @@ void probe_env(struct facts *f, const struct probe_opts *o);      /* env.c */
 void probe_procs(struct facts *f, const struct probe_opts *o);    /* procs.c: liveness of GPU processes */
 void probe_frameworks(struct facts *f, const struct probe_opts *o); /* frameworks.c: after pyenv and libs */
 void probe_python(struct facts *f, const struct probe_opts *o);   /* pyenv.c: environments, GPU packages */
+/* deep.c: with --deep, after frameworks: import each framework in its own
+ * interpreter (a child each, in parallel, limit max(timeout, 60 s)) and
+ * fill frameworks[].live. Runs nothing unless the root is "/". */
+void probe_deep(struct facts *f, const struct probe_opts *o);
+/* The same with an explicit limit per child (tests). */
+void probe_deep_limit(struct facts *f, const struct probe_opts *o, int timeout_ms);
 
 /* driver.c: libcuda + NVML in one child. start() after probe_driverlibs
  * has found the libraries; finish() fills facts->driver and the GPUs. */

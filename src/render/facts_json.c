@@ -247,6 +247,25 @@ static const struct field framework_fields[] = {
 	FLD(framework_facts, "plugin", FT_STR, plugin),
 };
 
+/* .live (doctor --deep); .mapped is an array of strings, written apart */
+static const struct field live_fields[] = {
+	FLD(framework_live_facts, "ran", FT_BOOL, ran),
+	FLD(framework_live_facts, "state", FT_CHILD, state),
+	FLD(framework_live_facts, "signal", FT_INT, signal),
+	FLD(framework_live_facts, "error", FT_STR, error),
+	FLD(framework_live_facts, "version", FT_STR, version),
+	FLD(framework_live_facts, "module", FT_STR, module),
+	FLD(framework_live_facts, "cuda_build", FT_TRISTATE, cuda_build),
+	FLD(framework_live_facts, "cuda_available", FT_BOOL, cuda_available),
+	FLD(framework_live_facts, "gpu_count", FT_INT_OPT, gpu_count),
+	FLD(framework_live_facts, "devices", FT_STR, devices),
+	FLD(framework_live_facts, "cuda", FT_STR, cuda),
+	FLD(framework_live_facts, "cudnn", FT_STR, cudnn),
+	FLD(framework_live_facts, "arch_list", FT_STR, arch_list),
+	FLD(framework_live_facts, "capability", FT_STR, capability),
+	FLD(framework_live_facts, "ms", FT_DOUBLE, ms),
+};
+
 static const struct field pypkg_fields[] = {
 	FLD(pypkg_facts, "name", FT_STR, name),
 	FLD(pypkg_facts, "version", FT_STR, version),
@@ -375,6 +394,24 @@ findings_to_json(const struct findings *fs)
 	return a;
 }
 
+/* .live (doctor --deep): the framework's own answers; NULL (the key left
+ * out, as the issue's schema has it) unless --deep asked the framework. */
+static json_t *
+live_to_json(const struct framework_live_facts *lv)
+{
+	json_t *o, *m;
+	int i;
+
+	if (!lv->ran)
+		return NULL;
+	o = obj_to_json(lv, live_fields, NFIELDS(live_fields));
+	m = json_array();
+	for (i = 0; i < lv->nmapped && i < MAX_LIVE_MAPPED; i++)
+		json_array_append_new(m, json_string(lv->mapped[i]));
+	json_object_set_new(o, "mapped", m);
+	return o;
+}
+
 /* .python[]: environments with their packages and frameworks, each
  * framework with the libraries it resolves. */
 static json_t *
@@ -394,6 +431,8 @@ python_to_json(const struct facts *f)
 			json_t *fo = obj_to_json(fw, framework_fields, NFIELDS(framework_fields));
 			json_object_set_new(fo, "resolved",
 					    ARRAY_JSON(fw->resolved, fw->nresolved, resolved_fields));
+			if (fw->live.ran)
+				json_object_set_new(fo, "live", live_to_json(&fw->live));
 			json_array_append_new(fws, fo);
 		}
 		json_object_set_new(o, "frameworks", fws);
@@ -587,6 +626,26 @@ framework_init_item(void *p)
 }
 
 static void
+live_from_json(struct framework_live_facts *lv, json_t *o)
+{
+	json_t *m, *v;
+	size_t i;
+
+	memset(lv, 0, sizeof(*lv));
+	if (!json_is_object(o))
+		return;
+	lv->cuda_build = -1;
+	lv->gpu_count = -1;
+	obj_from_json(lv, live_fields, NFIELDS(live_fields), o);
+	m = json_object_get(o, "mapped");
+	for (i = 0; json_is_array(m) && i < json_array_size(m) && lv->nmapped < MAX_LIVE_MAPPED; i++) {
+		v = json_array_get(m, i);
+		if (json_is_string(v))
+			STR_COPY(lv->mapped[lv->nmapped++], json_string_value(v));
+	}
+}
+
+static void
 python_from_json(struct facts *f, json_t *a)
 {
 	size_t i;
@@ -608,6 +667,7 @@ python_from_json(struct facts *f, json_t *a)
 			struct framework_facts *fw = &e->frameworks[k];
 			fw->nresolved = ARRAY_FROM(fw->resolved, resolved_fields,
 						   json_object_get(json_array_get(fws, k), "resolved"), NULL);
+			live_from_json(&fw->live, json_object_get(json_array_get(fws, k), "live"));
 		}
 	}
 }

@@ -443,6 +443,53 @@ framework_line(const struct out *w, const struct framework_facts *fw)
 	buf_release(&b);
 }
 
+/* doctor --deep: the framework's own answer under the prediction. */
+static void
+live_lines(const struct out *w, const struct framework_facts *fw)
+{
+	const struct framework_live_facts *lv = &fw->live;
+	struct buf b;
+	int i;
+
+	if (!lv->ran)
+		return;
+	buf_init(&b);
+	if (lv->state != CHILD_OK) {
+		buf_addf(&b, "%s after %.1f s: %s", child_state_name(lv->state), lv->ms / 1e3, lv->error);
+	} else if (lv->error[0] && !lv->version[0]) {
+		buf_addf(&b, "%s", lv->error);
+	} else {
+		buf_addf(&b, "%s %s", fw->name, lv->version[0] ? lv->version : "?");
+		if (lv->gpu_count >= 0)
+			buf_addf(&b, " sees %d GPU%s", lv->gpu_count, lv->gpu_count == 1 ? "" : "s");
+		else
+			buf_adds(&b, lv->cuda_available ? " sees a GPU" : " sees no GPU");
+		if (lv->devices[0])
+			buf_addf(&b, " (%s%s%s)", lv->devices, lv->capability[0] ? ", " : "", lv->capability);
+		if (lv->cuda_build == 0)
+			buf_adds(&b, ", CPU-only build");
+		else if (lv->cuda[0])
+			buf_addf(&b, ", CUDA %s", lv->cuda);
+		if (lv->cudnn[0])
+			buf_addf(&b, ", cuDNN %s", lv->cudnn);
+		if (lv->ms >= 1000)
+			buf_addf(&b, " (%.1f s)", lv->ms / 1e3);
+		else
+			buf_addf(&b, " (%.0f ms)", lv->ms);
+		if (lv->error[0])
+			buf_addf(&b, "; %s", lv->error);
+	}
+	fprintf(w->fp, "      %slive:%s %s\n", col(w, C_CYAN), col(w, C_RESET), b.s);
+	buf_release(&b);
+	for (i = 0; i < lv->nmapped && i < MAX_LIVE_MAPPED; i++) {
+		const char *base = strrchr(lv->mapped[i], '/');
+		base = base ? base + 1 : lv->mapped[i];
+		if (w->o->verbose || str_starts(base, "libcudart") || str_starts(base, "libcudnn.so") ||
+		    str_starts(base, "libcublas.so"))
+			fprintf(w->fp, "      %-22s %s (mapped)\n", base, lv->mapped[i]);
+	}
+}
+
 static void
 section_python(const struct out *w, const struct facts *f)
 {
@@ -457,8 +504,10 @@ section_python(const struct out *w, const struct facts *f)
 			continue;
 		fprintf(w->fp, "  %s (%s, Python %s%s)\n", e->path, e->kind[0] ? e->kind : "?",
 			e->version[0] ? e->version : "?", e->active ? ", active" : "");
-		for (k = 0; k < e->nframeworks; k++)
+		for (k = 0; k < e->nframeworks; k++) {
 			framework_line(w, &e->frameworks[k]);
+			live_lines(w, &e->frameworks[k]);
+		}
 	}
 	{
 		int bare = 0;
