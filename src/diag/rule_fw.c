@@ -1135,11 +1135,22 @@ check_cudnn_version(const struct facts *f, const struct python_env_facts *e,
 		    const struct framework_facts *fw, struct findings *out)
 {
 	int bm = major_of(fw->built_cudnn), i;
-	char title[F_TEXT];
+	char title[F_TEXT], built[16];
+	bool from_kb = false;
 	struct finding *fd;
 
 	if (fw->cuda_build != 1 || bm <= 0)
 		return false;
+	/* TensorFlow's build_info.py gives only the major ("8"); its tested
+	 * build configuration names the minor it needs (2.15: 8.9) */
+	STR_COPY(built, fw->built_cudnn);
+	if (!strcmp(fw->name, "tensorflow") && !strchr(built, '.')) {
+		const struct kb_tf_build *b = kb_tf_build(fw->version, "linux", "gpu");
+		if (b && b->cudnn[0] && major_of(b->cudnn) == bm) {
+			STR_COPY(built, b->cudnn);
+			from_kb = strchr(built, '.') != NULL;
+		}
+	}
 	for (i = 0; i < fw->nresolved && i < MAX_RESOLVED; i++) {
 		const struct resolved_lib_facts *r = &fw->resolved[i];
 		const struct lib_facts *other;
@@ -1167,19 +1178,23 @@ check_cudnn_version(const struct facts *f, const struct python_env_facts *e,
 		if (lm != bm) {
 			STR_FMT(title, "%s %s was built with cuDNN %s but loads cuDNN %s", fw->name, fw->version,
 				fw->built_cudnn, r->version);
-		} else if (!strcmp(fw->name, "tensorflow") && strchr(fw->built_cudnn, '.') &&
-			   vers_cmp(r->version, fw->built_cudnn) < 0) {
+		} else if (!strcmp(fw->name, "tensorflow") && strchr(built, '.') &&
+			   vers_cmp(r->version, built) < 0) {
 			char mm[16];
 			vers_truncate(r->version, 2, mm, sizeof(mm));
-			if (vers_cmp(mm, fw->built_cudnn) >= 0)
+			if (vers_cmp(mm, built) >= 0)
 				continue;
 			STR_FMT(title, "%s %s was built with cuDNN %s but loads the older cuDNN %s", fw->name,
-				fw->version, fw->built_cudnn, r->version);
+				fw->version, built, r->version);
 		} else {
 			continue;
 		}
 		fd = fw_finding(out, e, fw, "lib.cudnn_version_mismatch", SEV_ERROR, title);
-		finding_evidence(fd, "built with cuDNN %s (build_info.py)", fw->built_cudnn);
+		if (from_kb)
+			finding_evidence(fd, "built with cuDNN %s (build_info.py); TensorFlow %s's tested "
+					 "build configuration: cuDNN %s", fw->built_cudnn, fw->version, built);
+		else
+			finding_evidence(fd, "built with cuDNN %s (build_info.py)", fw->built_cudnn);
 		finding_evidence(fd, "%s -> %s (cuDNN %s, via %s)", r->soname, r->path, r->version,
 				 r->via[0] ? r->via : "?");
 		cudnn_mismatch_fix(e, fw, fd, r->soname);
