@@ -78,3 +78,18 @@ vers_truncate(const char *s, int n, char *out, size_t size)
 	for (i = 0; i < k && len < size; i++)
 		len += (size_t)snprintf(out + len, size - len, i ? ".%d" : "%d", v[i]);
 }
+
+void
+vers_release(const char *v, char *out, size_t size)
+{
+	size_t n = strspn(v, "0123456789.");
+
+	if (!size)
+		return;
+	while (n > 0 && v[n - 1] == '.')
+		n--;
+	if (n + 1 > size)
+		n = size - 1;
+	memcpy(out, v, n);
+	out[n] = '\0';
+}

@@ -17,6 +17,9 @@ int vers_parse(const char *s, int *v, int n);
 void vers_from_cuda_int(int v, char *out, size_t size);
 /* "13.0" -> 13000; -1 when unparsable. */
 int vers_to_cuda_int(const char *s);
+/* The leading numeric release of a version: "2.11.0+cu130" -> "2.11.0",
+ * "2.15.0.post1" -> "2.15.0". */
+void vers_release(const char *v, char *out, size_t size);
 /* Keep only the first n components: ("12.4.131", 2) -> "12.4". */
 void vers_truncate(const char *s, int n, char *out, size_t size);
 

@@ -30,20 +30,6 @@
 
 /* ---- small helpers -------------------------------------------------------------- */
 
-/* Leading numeric release: "2.11.0+cu130" -> "2.11.0", "2.15.0.post1" -> "2.15.0". */
-static void
-release_of(const char *v, char *out, size_t size)
-{
-	size_t n = strspn(v, "0123456789.");
-
-	while (n > 0 && v[n - 1] == '.')
-		n--;
-	if (n + 1 > size)
-		n = size - 1;
-	memcpy(out, v, n);
-	out[n] = '\0';
-}
-
 static int
 major_of(const char *v)
 {
@@ -349,7 +335,7 @@ check_cpu_only(const struct facts *f, const struct python_env_facts *e, const st
 				 f->gpus[0].name[0] ? f->gpus[0].name : f->gpus[0].pci_bus_id);
 	else
 		finding_evidence(fd, "WSL with the Windows driver's libcuda.so.1");
-	release_of(fw->version, rel, sizeof(rel));
+	vers_release(fw->version, rel, sizeof(rel));
 	buf_init(&b);
 	if (!strcmp(fw->name, "torch") && rel[0]) {
 		buf_addf(&b, "Install the CUDA build of torch %s:\n", rel);
@@ -487,7 +473,7 @@ check_python(const struct facts *f, const struct python_env_facts *e, const stru
 	struct buf b;
 	int pv[2];
 
-	release_of(fw->version, rel, sizeof(rel));
+	vers_release(fw->version, rel, sizeof(rel));
 	if (!rel[0] || vers_parse(e->version, pv, 2) != 2 || !py_range(fw, rel, &min, &max))
 		return;
 	if (kb_in_range(e->version, min, max))
@@ -580,7 +566,7 @@ check_arch(const struct facts *f, const struct python_env_facts *e, const struct
 
 	if (strcmp(fw->name, "tensorflow") || fw->cuda_build == 0 || !fw->compute_capabilities[0])
 		return;
-	release_of(fw->version, rel, sizeof(rel));
+	vers_release(fw->version, rel, sizeof(rel));
 	for (gi = 0; gi < f->ngpus && gi < MAX_GPUS; gi++) {
 		const struct gpu_facts *g = &f->gpus[gi];
 		int cc[2], known = 0, ok = 0, r;
@@ -666,7 +652,7 @@ check_tf_packages(const struct facts *f, const struct python_env_facts *e, struc
 	}
 	/* the version to keep: the framework's, else the first distribution's */
 	keep = n ? have[0] : gpu;
-	release_of(fw && fw->version[0] ? fw->version : keep->version, rel, sizeof(rel));
+	vers_release(fw && fw->version[0] ? fw->version : keep->version, rel, sizeof(rel));
 	buf_init(&b);
 	buf_adds(&b, "Uninstall every TensorFlow distribution (removing one deletes files the others "
 		     "share), then install one:\n");
@@ -726,7 +712,7 @@ check_and_cuda(const struct facts *f, const struct python_env_facts *e, const st
 	(void)f;
 	if (strcmp(fw->name, "tensorflow") || fw->cuda_build != 1)
 		return;
-	release_of(fw->version, rel, sizeof(rel));
+	vers_release(fw->version, rel, sizeof(rel));
 	if (!rel[0] || !tf_has_and_cuda(rel))
 		return;
 	rt = resolved_stem(fw, "libcudart.so");
@@ -792,13 +778,13 @@ check_jax(const struct facts *f, const struct python_env_facts *e, const struct 
 		return;
 	jl[0] = '\0';
 	if (jaxlib)
-		release_of(jaxlib->version, jl, sizeof(jl));
+		vers_release(jaxlib->version, jl, sizeof(jl));
 	/* versions that differ from jaxlib's */
 	fd = NULL;
 	for (k = 0; k < 2 && jl[0]; k++) {
 		if (!plug[k] || !plug[k]->version[0])
 			continue;
-		release_of(plug[k]->version, pv, sizeof(pv));
+		vers_release(plug[k]->version, pv, sizeof(pv));
 		if (!pv[0] || vers_cmp(pv, jl) == 0)
 			continue;
 		if (!fd) {
@@ -974,7 +960,7 @@ wheel_spec(const struct framework_facts *fw, const char *soname, char *out, size
 	wheel_for(soname, cm, wheel, sizeof(wheel));
 	if (!wheel[0])
 		return false;
-	release_of(fw->version, rel, sizeof(rel));
+	vers_release(fw->version, rel, sizeof(rel));
 	if (!strcmp(fw->name, "tensorflow") && (pin = tf_pin(rel, wheel))) {
 		/* the pinned cuDNN must be the major the build loads */
 		if (!str_starts(wheel, "nvidia-cudnn") || soname_major(soname) == major_of(pin + 2)) {
@@ -1012,7 +998,7 @@ missing_fix(const struct facts *f, const struct python_env_facts *e, const struc
 	struct buf b;
 	int i, specs = 0;
 
-	release_of(fw->version, rel, sizeof(rel));
+	vers_release(fw->version, rel, sizeof(rel));
 	buf_init(&b);
 	if (!strcmp(fw->name, "tensorflow") && rel[0] && !tf_has_and_cuda(rel)) {
 		tf_system_cuda(&b, e, rel);
@@ -1090,7 +1076,7 @@ cudnn_mismatch_fix(const struct python_env_facts *e, const struct framework_fact
 	char spec[96], rel[40], dir[F_PATH];
 	struct buf b;
 
-	release_of(fw->version, rel, sizeof(rel));
+	vers_release(fw->version, rel, sizeof(rel));
 	buf_init(&b);
 	if (rel[0] && tf_has_and_cuda(rel)) {
 		buf_addf(&b, "Install the cuDNN TensorFlow %s was built with:\n", rel);
@@ -1470,7 +1456,7 @@ check_driver(const struct facts *f, const struct python_env_facts *e, const stru
 		buf_addf(&b, "Upgrade the driver to one that runs CUDA %s:\n", fw->built_cuda);
 	}
 	fix_install_driver(&b, f);
-	release_of(fw->version, rel, sizeof(rel));
+	vers_release(fw->version, rel, sizeof(rel));
 	if (!strcmp(fw->name, "torch")) {
 		const struct kb_torch_build *t = rel[0] ? kb_torch(rel) : NULL;
 		char cuda[16];
@@ -1731,8 +1717,8 @@ check_live_mismatch(const struct facts *f, const struct python_env_facts *e, con
 			fd = fw_finding(out, e, fw, "fw.prediction_mismatch", SEV_WARN, title); \
 		finding_evidence(fd, __VA_ARGS__); \
 	} while (0)
-	release_of(fw->version, a, sizeof(a));
-	release_of(lv->version, b2, sizeof(b2));
+	vers_release(fw->version, a, sizeof(a));
+	vers_release(lv->version, b2, sizeof(b2));
 	if (a[0] && b2[0] && strcmp(a, b2)) {
 		other_copy = true;
 		MISMATCH("version: predicted %s, imported %s%s%s", fw->version, lv->version,

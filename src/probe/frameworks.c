@@ -145,20 +145,6 @@ numeric(const char *s)
 	return n && *s >= '0' && *s <= '9' && s[n - 1] != '.' && strspn(s, "0123456789.") == n;
 }
 
-/* Leading numeric release of a version: "2.15.0.post1" -> "2.15.0". */
-static void
-release_of(const char *v, char *out, size_t size)
-{
-	size_t n = strspn(v, "0123456789.");
-
-	while (n > 0 && v[n - 1] == '.')
-		n--;
-	if (n + 1 > size)
-		n = size - 1;
-	memcpy(out, v, n);
-	out[n] = '\0';
-}
-
 /* CUDA libraries a framework needs; the driver's own (libcuda,
  * libnvidia-*) are driverlibs.c's. */
 static bool
@@ -652,7 +638,7 @@ tf_dlopened(struct ctx *c, struct framework_facts *fw, const struct consumer *k)
 	size_t n, i;
 	int cudnn_major;
 
-	release_of(fw->version, rel, sizeof(rel));
+	vers_release(fw->version, rel, sizeof(rel));
 	n = kb_tf_sonames(rel, rows, MAX_TF_SONAMES);
 	if (n > MAX_TF_SONAMES)
 		n = MAX_TF_SONAMES;
