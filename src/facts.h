@@ -319,6 +319,9 @@ struct framework_facts {
 	char compute_capabilities[128]; /* as the build lists them: "sm_75 sm_80 sm_90" */
 	char extension[F_PATH];      /* the CUDA-using shared object analysed */
 	char plugin[64];             /* jax: "jax-cuda13-plugin 0.11.2"; "" */
+	char libdevice[F_PATH];      /* tensorflow/jax: libdevice.10.bc XLA would find; "" none */
+	char ptxas[F_PATH];          /* tensorflow/jax: the ptxas XLA would run; "" none */
+	char ptxas_version[16];      /* its CUDA release from path/wheel: "12.4"; "" unknown */
 	int nresolved;
 	struct resolved_lib_facts resolved[MAX_RESOLVED];
 	struct framework_live_facts live; /* doctor --deep */

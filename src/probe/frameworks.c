@@ -21,6 +21,9 @@
  *               jaxlib/xla_extension.so
  *   cupy        cupy-cudaNNx / cupy-cudaNNN; cupy_backends/cuda/api/runtime*.so
  *
+ * For CUDA builds of tensorflow and jax, also the libdevice.10.bc and ptxas
+ * XLA would use and the CUDA release of that ptxas (xla_toolchain).
+ *
  * Each library is resolved with sys/ldresolve.c (the extension's RPATH or
  * RUNPATH with $ORIGIN, LD_LIBRARY_PATH, the root's /etc/ld.so.cache, the
  * default directories). Its version, as libs.c would give it: the
@@ -598,6 +601,221 @@ first_existing(const char *site, const char *const *rels, char *out, size_t size
 	return false;
 }
 
+/* ---- XLA's libdevice and ptxas (tensorflow, jax) ------------------------------ */
+
+#define MAX_TOOLKIT_DIRS 16
+#define MAX_VERSION_FILE (64u << 10)
+
+/* "12.4" from the first "cuda-N.M" in path (/usr/local/cuda-12.4/bin); false
+ * without one. */
+static bool
+path_cuda_version(const char *path, char *out, size_t size)
+{
+	const char *p;
+	int v[2];
+
+	for (p = path; (p = strstr(p, "cuda-")); p += 5) {
+		if (vers_parse(p + 5, v, 2) == 2 && p[5] >= '0' && p[5] <= '9') {
+			str_fmt(out, size, "%d.%d", v[0], v[1]);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The CUDA release of a toolkit directory: its real path's "cuda-N.M", else
+ * version.json ("cuda": {"version": "13.0.48"}), else version.txt
+ * ("CUDA Version 11.8.0"). */
+static void
+toolkit_version(const char *dir, char *out, size_t size)
+{
+	char real[F_PATH], path[F_PATH], *text, *p;
+	size_t len;
+	int v[2];
+
+	out[0] = '\0';
+	if (path_cuda_version(dir, out, size))
+		return;
+	if (root_realpath(dir, real, sizeof(real)) == 0 && path_cuda_version(real, out, size))
+		return;
+	str_fmt(path, sizeof(path), "%s/version.json", dir);
+	if ((text = root_read_all(path, MAX_VERSION_FILE, &len))) {
+		if ((p = strstr(text, "\"cuda\"")) && (p = strstr(p, "\"version\"")) &&
+		    (p = strchr(p + 9, ':')) && (p = strchr(p, '"')) && vers_parse(p + 1, v, 2) == 2)
+			str_fmt(out, size, "%d.%d", v[0], v[1]);
+		free(text);
+		if (out[0])
+			return;
+	}
+	str_fmt(path, sizeof(path), "%s/version.txt", dir);
+	if ((text = root_read_all(path, MAX_VERSION_FILE, &len))) {
+		if ((p = strstr(text, "CUDA Version ")) && vers_parse(p + 13, v, 2) == 2)
+			str_fmt(out, size, "%d.%d", v[0], v[1]);
+		free(text);
+	}
+}
+
+/* "12.4" from site's nvidia_cuda_nvcc_cuNN-12.4.131.dist-info; "" none. */
+static void
+nvcc_wheel_version(const char *site, char *out, size_t size)
+{
+	char **names;
+	int n, i, v[2];
+
+	out[0] = '\0';
+	n = root_list(site, &names);
+	for (i = 0; i < n && !out[0]; i++) {
+		const char *dash;
+
+		if (!str_ends(names[i], ".dist-info") ||
+		    !(str_starts(names[i], "nvidia_cuda_nvcc") || str_starts(names[i], "nvidia-cuda-nvcc")))
+			continue;
+		if ((dash = strchr(names[i], '-')) && vers_parse(dash + 1, v, 2) == 2)
+			str_fmt(out, size, "%d.%d", v[0], v[1]);
+	}
+	root_free_list(names, n);
+}
+
+/* Look in a toolkit-shaped directory: nvvm/libdevice/libdevice.10.bc and
+ * bin/ptxas; the first found of each is kept. */
+static void
+xla_try_dir(struct framework_facts *fw, const char *dir, const char *version)
+{
+	char path[F_PATH];
+
+	if (!dir || dir[0] != '/')
+		return;
+	if (!fw->libdevice[0]) {
+		str_fmt(path, sizeof(path), "%s/nvvm/libdevice/libdevice.10.bc", dir);
+		if (root_exists(path))
+			STR_COPY(fw->libdevice, path);
+	}
+	if (!fw->ptxas[0]) {
+		str_fmt(path, sizeof(path), "%s/bin/ptxas", dir);
+		if (root_exists(path)) {
+			STR_COPY(fw->ptxas, path);
+			if (version)
+				str_copy(fw->ptxas_version, sizeof(fw->ptxas_version), version);
+			else
+				toolkit_version(dir, fw->ptxas_version, sizeof(fw->ptxas_version));
+		}
+	}
+}
+
+/* The directory XLA_FLAGS' --xla_gpu_cuda_data_dir= names, into out. */
+static bool
+xla_data_dir(char *out, size_t size)
+{
+	const char *flags = getenv("XLA_FLAGS"), *p;
+	size_t n;
+
+	if (!flags || !(p = strstr(flags, "--xla_gpu_cuda_data_dir=")))
+		return false;
+	p += strlen("--xla_gpu_cuda_data_dir=");
+	if (*p == '"' || *p == '\'')
+		p++;
+	n = strcspn(p, " \t\"'");
+	if (n == 0 || n >= size)
+		return false;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
+}
+
+/* /usr/local/cuda-N.M directories, newest first. */
+static void
+xla_versioned_toolkits(struct framework_facts *fw)
+{
+	char **names, *best[MAX_TOOLKIT_DIRS];
+	int n, i, j, nb = 0;
+
+	n = root_list("/usr/local", &names);
+	for (i = 0; i < n && nb < MAX_TOOLKIT_DIRS; i++) {
+		char *t;
+
+		if (!str_starts(names[i], "cuda-") || names[i][5] < '0' || names[i][5] > '9')
+			continue;
+		best[nb++] = names[i];
+		for (j = nb - 1; j > 0 && vers_cmp(best[j] + 5, best[j - 1] + 5) > 0; j--) {
+			t = best[j];
+			best[j] = best[j - 1];
+			best[j - 1] = t;
+		}
+	}
+	for (i = 0; i < nb && (!fw->libdevice[0] || !fw->ptxas[0]); i++) {
+		char dir[F_PATH];
+
+		str_fmt(dir, sizeof(dir), "/usr/local/%s", best[i]);
+		xla_try_dir(fw, dir, NULL);
+	}
+	root_free_list(names, n);
+}
+
+/* ptxas on PATH (its toolkit is the directory above bin/). */
+static void
+xla_path_ptxas(struct framework_facts *fw)
+{
+	const char *p = getenv("PATH"), *end;
+
+	for (; p && *p && !fw->ptxas[0]; p = *end ? end + 1 : end) {
+		char dir[F_PATH], path[F_PATH];
+		size_t n;
+
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		n = (size_t)(end - p);
+		if (n == 0 || n >= sizeof(dir) || *p != '/')
+			continue;
+		memcpy(dir, p, n);
+		dir[n] = '\0';
+		str_fmt(path, sizeof(path), "%s/ptxas", dir);
+		if (!root_exists(path))
+			continue;
+		STR_COPY(fw->ptxas, path);
+		if (str_ends(dir, "/bin")) {
+			dir[n - 4] = '\0';
+			toolkit_version(dir, fw->ptxas_version, sizeof(fw->ptxas_version));
+		} else {
+			path_cuda_version(dir, fw->ptxas_version, sizeof(fw->ptxas_version));
+		}
+	}
+}
+
+/* Where XLA finds libdevice.10.bc and ptxas, in its order: XLA_FLAGS'
+ * --xla_gpu_cuda_data_dir, the nvidia-cuda-nvcc wheel, Triton's bundled
+ * ptxas, CUDA_HOME / CUDA_PATH, /usr/local/cuda, /usr/local/cuda-N.M (newest
+ * first), ptxas on PATH. */
+static void
+xla_toolchain(struct framework_facts *fw, const char *site)
+{
+	static const char *const envs[] = { "CUDA_HOME", "CUDA_PATH", NULL };
+	char dir[F_PATH], v[16];
+	int i;
+
+	if (fw->cuda_build != 1)
+		return;
+	if (xla_data_dir(dir, sizeof(dir)))
+		xla_try_dir(fw, dir, NULL);
+	str_fmt(dir, sizeof(dir), "%s/nvidia/cuda_nvcc", site);
+	if (root_is_dir(dir)) {
+		nvcc_wheel_version(site, v, sizeof(v));
+		xla_try_dir(fw, dir, v);
+	}
+	if (!fw->ptxas[0]) {
+		str_fmt(dir, sizeof(dir), "%s/triton/backends/nvidia/bin/ptxas", site);
+		if (root_exists(dir))
+			STR_COPY(fw->ptxas, dir);
+	}
+	for (i = 0; envs[i]; i++)
+		xla_try_dir(fw, getenv(envs[i]), NULL);
+	xla_try_dir(fw, "/usr/local/cuda", NULL);
+	if (!fw->libdevice[0] || !fw->ptxas[0])
+		xla_versioned_toolkits(fw);
+	if (!fw->ptxas[0])
+		xla_path_ptxas(fw);
+}
+
 /* ---- TensorFlow --------------------------------------------------------------- */
 
 static void
@@ -690,6 +908,7 @@ probe_tensorflow(struct ctx *c, struct python_env_facts *e)
 	first_existing(e->site_packages, exts, fw->extension, sizeof(fw->extension));
 	if (fw->cuda_build == 0)
 		return;
+	xla_toolchain(fw, e->site_packages);
 	k = xmalloc(sizeof(*k));
 	consumer_load(k, fw->extension);
 	resolve_needed(c, fw, k);
@@ -851,6 +1070,7 @@ probe_jax(struct ctx *c, struct python_env_facts *e)
 	}
 	if (fw->cuda_build != 1)
 		return;
+	xla_toolchain(fw, e->site_packages);
 	if (major > 0)
 		str_fmt(fw->extension, sizeof(fw->extension), "%s/jax_plugins/xla_cuda%d/xla_cuda_plugin.so",
 			e->site_packages, major);

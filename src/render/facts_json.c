@@ -245,6 +245,9 @@ static const struct field framework_fields[] = {
 	FLD(framework_facts, "compute_capabilities", FT_STR, compute_capabilities),
 	FLD(framework_facts, "extension", FT_STR, extension),
 	FLD(framework_facts, "plugin", FT_STR, plugin),
+	FLD(framework_facts, "libdevice", FT_STR, libdevice),
+	FLD(framework_facts, "ptxas", FT_STR, ptxas),
+	FLD(framework_facts, "ptxas_version", FT_STR, ptxas_version),
 };
 
 /* .live (doctor --deep); .mapped is an array of strings, written apart */

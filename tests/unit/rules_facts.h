@@ -262,6 +262,10 @@ h200_venv(struct facts *f)
 	fw = add_fw(e, "jax", "jaxlib", "0.11.2", "13", "", 1);
 	STR_COPY(fw->plugin, "jax-cuda13-plugin 0.11.2, jax-cuda13-pjrt 0.11.2");
 	STR_COPY(fw->extension, H200_SITE "/jax_plugins/xla_cuda13/xla_cuda_plugin.so");
+	/* no nvidia-cuda-nvcc wheel there: XLA finds the 13.0 toolkit */
+	STR_COPY(fw->libdevice, "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+	STR_COPY(fw->ptxas, "/usr/local/cuda/bin/ptxas");
+	STR_COPY(fw->ptxas_version, "13.0");
 
 	fw = add_fw(e, "cupy", "cupy-cuda13x", "14.2.0", "13", "", 1);
 	STR_COPY(fw->extension, H200_SITE "/cupy_backends/cuda/api/runtime.cpython-312-x86_64-linux-gnu.so");

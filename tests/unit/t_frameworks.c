@@ -697,6 +697,85 @@ test_speed(void **state)
 	/* timing is a benchmark figure (bench/python.sh), not a test */
 }
 
+/* Where XLA finds libdevice and ptxas: the nvidia-cuda-nvcc wheel (its
+ * version from the dist-info), else the newest /usr/local/cuda-N.M, and
+ * XLA_FLAGS' --xla_gpu_cuda_data_dir before both. */
+static void
+test_xla_toolchain(void **state)
+{
+	struct probe_opts o = {.timeout_ms = 5000};
+#define XSITE "/opt/xla/lib/python3.12/site-packages"
+#define YSITE "/opt/xlb/lib/python3.12/site-packages"
+	const struct framework_facts *fw;
+	struct python_env_facts *e1, *e2;
+	char path[4096];
+	struct facts *f;
+
+	(void)state;
+	build_tree();
+	put(XSITE "/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc", "BC");
+	put(XSITE "/nvidia/cuda_nvcc/bin/ptxas", "ELF");
+	put(XSITE "/nvidia_cuda_nvcc_cu12-12.4.131.dist-info/METADATA", "Name: nvidia-cuda-nvcc-cu12\n");
+	put("/usr/local/cuda-11.8/bin/ptxas", "ELF");
+	put("/usr/local/cuda-12.6/bin/ptxas", "ELF");
+	put("/usr/local/cuda-12.6/nvvm/libdevice/libdevice.10.bc", "BC");
+	put("/opt/tk/bin/ptxas", "ELF");
+	put("/opt/tk/nvvm/libdevice/libdevice.10.bc", "BC");
+	put("/opt/tk/version.json", "{\"cuda\" : {\"name\" : \"CUDA SDK\", \"version\" : \"12.8.1\"}}");
+	mkdirs(YSITE);
+	unsetenv("XLA_FLAGS");
+	unsetenv("CUDA_HOME");
+	unsetenv("CUDA_PATH");
+	str_copy(path, sizeof(path), getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	setenv("PATH", "/nonexistent/bin", 1);
+
+	f = new_facts();
+	e1 = add_env(f, "/opt/xla", XSITE, "3.12");
+	add_pkg(e1, "jax", "0.4.31");
+	add_pkg(e1, "jaxlib", "0.4.31");
+	add_pkg(e1, "jax-cuda12-plugin", "0.4.31");
+	e2 = add_env(f, "/opt/xlb", YSITE, "3.12");
+	add_pkg(e2, "jaxlib", "0.4.31");
+	add_pkg(e2, "jax-cuda12-plugin", "0.4.31");
+	probe_frameworks(f, &o);
+	setenv("PATH", path, 1);
+	assert_non_null(fw = find_fw(e1, "jax"));
+	assert_string_equal(fw->libdevice, XSITE "/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
+	assert_string_equal(fw->ptxas, XSITE "/nvidia/cuda_nvcc/bin/ptxas");
+	assert_string_equal(fw->ptxas_version, "12.4");
+	assert_non_null(fw = find_fw(e2, "jax"));
+	assert_string_equal(fw->libdevice, "/usr/local/cuda-12.6/nvvm/libdevice/libdevice.10.bc");
+	assert_string_equal(fw->ptxas, "/usr/local/cuda-12.6/bin/ptxas");
+	assert_string_equal(fw->ptxas_version, "12.6");
+	free(f);
+
+	setenv("XLA_FLAGS", "--xla_gpu_enable_triton=false --xla_gpu_cuda_data_dir=/opt/tk", 1);
+	f = new_facts();
+	e1 = add_env(f, "/opt/xla", XSITE, "3.12");
+	add_pkg(e1, "jaxlib", "0.4.31");
+	add_pkg(e1, "jax-cuda12-plugin", "0.4.31");
+	probe_frameworks(f, &o);
+	unsetenv("XLA_FLAGS");
+	assert_non_null(fw = find_fw(e1, "jax"));
+	assert_string_equal(fw->libdevice, "/opt/tk/nvvm/libdevice/libdevice.10.bc");
+	assert_string_equal(fw->ptxas, "/opt/tk/bin/ptxas");
+	assert_string_equal(fw->ptxas_version, "12.8");
+	free(f);
+
+	/* a CPU-only jaxlib looks for neither */
+	f = new_facts();
+	e2 = add_env(f, "/opt/xlb", YSITE, "3.12");
+	add_pkg(e2, "jaxlib", "0.4.31");
+	probe_frameworks(f, &o);
+	assert_non_null(fw = find_fw(e2, "jax"));
+	assert_int_equal(fw->cuda_build, 0);
+	assert_string_equal(fw->libdevice, "");
+	assert_string_equal(fw->ptxas, "");
+	free(f);
+#undef XSITE
+#undef YSITE
+}
+
 int
 main(void)
 {
@@ -706,6 +785,7 @@ main(void)
 		cmocka_unit_test(test_tf_other_builds),
 		cmocka_unit_test(test_torch_cpu_and_jax_mismatch),
 		cmocka_unit_test(test_hostile_files),
+		cmocka_unit_test(test_xla_toolchain),
 		cmocka_unit_test(test_speed),
 	};
 

@@ -43,6 +43,10 @@ tf215_complete(struct facts *f, struct python_env_facts *e)
 	fw = add_fw(e, "tensorflow", "tensorflow", "2.15.0", "12.2", "8.9", 1);
 	STR_COPY(fw->compute_capabilities, "sm_50 sm_60 sm_70 sm_75 compute_80");
 	STR_COPY(fw->extension, SITE "/tensorflow/python/_pywrap_tensorflow_internal.so");
+	/* [and-cuda] pins nvidia-cuda-nvcc-cu12 12.2.140 */
+	STR_COPY(fw->libdevice, SITE "/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
+	STR_COPY(fw->ptxas, SITE "/nvidia/cuda_nvcc/bin/ptxas");
+	STR_COPY(fw->ptxas_version, "12.2");
 	add_resolved(fw, "libcudart.so.12", SITE "/nvidia/cuda_runtime/lib/libcudart.so.12", "12.2.140", "runpath",
 		     false);
 	add_resolved(fw, "libcublas.so.12", SITE "/nvidia/cublas/lib/libcublas.so.12", "12.2.5.6", "runpath", false);
@@ -55,6 +59,15 @@ tf215_complete(struct facts *f, struct python_env_facts *e)
 	add_lib(f, "cudnn", SITE "/nvidia/cudnn/lib/libcudnn.so.8", "libcudnn.so.8", "8.9.4.25", ORIGIN_PIP, SITE,
 		false, false);
 	return fw;
+}
+
+/* XLA's libdevice and ptxas found in toolkit dir `dir` of CUDA `v`. */
+static void
+xla_found(struct framework_facts *fw, const char *dir, const char *v)
+{
+	STR_FMT(fw->libdevice, "%s/nvvm/libdevice/libdevice.10.bc", dir);
+	STR_FMT(fw->ptxas, "%s/bin/ptxas", dir);
+	STR_COPY(fw->ptxas_version, v);
 }
 
 /* TF 1.15.0 (tensorflow-gpu) built for CUDA 10.0 / cuDNN 7; the machine
@@ -70,6 +83,7 @@ tf115_on_cuda11(struct facts *f, struct python_env_facts *e)
 	add_ldpath(f, "/usr/local/cuda-11.8/lib64", true, "11");
 	add_pkg(e, "tensorflow-gpu", "1.15.0");
 	fw = add_fw(e, "tensorflow", "tensorflow-gpu", "1.15.0", "10.0", "7", 1);
+	xla_found(fw, "/usr/local/cuda-11.8", "11.8");
 	STR_COPY(fw->extension, SITE "/tensorflow_core/python/_pywrap_tensorflow_internal.so");
 	add_resolved(fw, "libcudart.so.10.0", "", "", "", true);
 	add_resolved(fw, "libcublas.so.10.0", "", "", "", false);
@@ -403,6 +417,7 @@ test_and_cuda_missing(void **state)
 	e->npkgs = 0;
 	e->nframeworks = 0;
 	fw = add_fw(e, "tensorflow", "tensorflow", "2.13.0", "11.8", "8.6", 1);
+	xla_found(fw, "/usr/local/cuda-11.8", "11.8");
 	add_resolved(fw, "libcudart.so.11.0", "", "", "", false);
 	run_rule(rule_fw, f, &fs);
 	assert_false(findings_has(&fs, "fw.and_cuda_missing"));
@@ -426,7 +441,7 @@ test_jax_plugin_mismatch(void **state)
 	add_pkg(e, "jaxlib", "0.4.30");
 	add_pkg(e, "jax-cuda12-plugin", "0.4.31");
 	add_pkg(e, "jax-cuda12-pjrt", "0.4.31");
-	add_fw(e, "jax", "jaxlib", "0.4.30", "12", "", 1);
+	xla_found(add_fw(e, "jax", "jaxlib", "0.4.30", "12", "", 1), SITE "/nvidia/cuda_nvcc", "12.6");
 	run_rule(rule_fw, f, &fs);
 	fd = find_id(&fs, "fw.jax_plugin_mismatch");
 	if (!fd)
@@ -455,7 +470,7 @@ test_jax_plugin_mismatch(void **state)
 	add_pkg(e, "jaxlib", "0.11.2");
 	add_pkg(e, "jax-cuda13-plugin", "0.11.2");
 	add_pkg(e, "jax-cuda13-pjrt", "0.11.2");
-	add_fw(e, "jax", "jaxlib", "0.11.2", "13", "", 1);
+	xla_found(add_fw(e, "jax", "jaxlib", "0.11.2", "13", "", 1), SITE "/nvidia/cu13", "13.0");
 	run_rule(rule_fw, f, &fs);
 	fd = find_id(&fs, "fw.jax_plugin_mismatch");
 	if (!fd)
@@ -611,6 +626,7 @@ test_cudnn_version_mismatch(void **state)
 		"/usr/lib/x86_64-linux-gnu", true, true);
 	add_pkg(e, "tensorflow", "2.13.0");
 	fw = add_fw(e, "tensorflow", "tensorflow", "2.13.0", "11.8", "8.6", 1);
+	xla_found(fw, "/usr/local/cuda-11.8", "11.8");
 	add_resolved(fw, "libcudart.so.11.0", "/usr/local/cuda-11.8/lib64/libcudart.so.11.0", "11.8.89",
 		     "ld_so_cache", false);
 	add_resolved(fw, "libcudnn.so.8", "", "", "", false);
@@ -820,6 +836,131 @@ test_ldpath_stale(void **state)
 	free(f);
 }
 
+/* ---- lib.libdevice_missing / lib.ptxas_missing ---------------------------------------- */
+
+static struct framework_facts *
+h200_jax(struct facts *f)
+{
+	struct python_env_facts *e = &f->python[0];
+	int i;
+
+	for (i = 0; i < e->nframeworks; i++)
+		if (!strcmp(e->frameworks[i].name, "jax"))
+			return &e->frameworks[i];
+	fail();
+	return NULL;
+}
+
+static void
+test_xla_libdevice_missing(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct framework_facts *fw = h200_jax(f);
+	const struct finding *fd;
+	struct findings fs;
+
+	(void)state;
+	/* healthy: found in /usr/local/cuda */
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "lib.libdevice_missing"));
+	findings_release(&fs);
+
+	fw->libdevice[0] = '\0';
+	run_rule(rule_fw, f, &fs);
+	assert_int_equal(count_id(&fs, "lib.libdevice_missing"), 1);
+	fd = find_id(&fs, "lib.libdevice_missing");
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_title_ok(fd);
+	assert_true(evidence_has(fd, "looked in"));
+	assert_true(fix_has(fd, "nvidia-cuda-nvcc==13.*"));
+	assert_true(fix_has(fd, "--xla_gpu_cuda_data_dir="));
+	assert_false(findings_has(&fs, "lib.ptxas_missing"));
+	findings_release(&fs);
+
+	/* TensorFlow: a warning, with the -cu12 wheel */
+	STR_COPY(fw->name, "tensorflow");
+	STR_COPY(fw->built_cuda, "12.3");
+	STR_COPY(fw->ptxas_version, "12.4");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.libdevice_missing");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_true(fix_has(fd, "nvidia-cuda-nvcc-cu12"));
+	findings_release(&fs);
+
+	/* a CPU-only build needs neither; torch is not XLA */
+	STR_COPY(fw->name, "jax");
+	fw->cuda_build = 0;
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "lib.libdevice_missing"));
+	findings_release(&fs);
+	fw->cuda_build = 1;
+	STR_COPY(fw->name, "torch");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "lib.libdevice_missing"));
+	findings_release(&fs);
+	free(f);
+}
+
+static void
+test_xla_ptxas(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct framework_facts *fw = h200_jax(f);
+	const struct finding *fd;
+	struct findings fs;
+
+	(void)state;
+	fw->ptxas[0] = '\0';
+	fw->ptxas_version[0] = '\0';
+	run_rule(rule_fw, f, &fs);
+	assert_int_equal(count_id(&fs, "lib.ptxas_missing"), 1);
+	fd = find_id(&fs, "lib.ptxas_missing");
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_title_ok(fd);
+	assert_true(evidence_has(fd, "/usr/local/cuda"));
+	assert_false(findings_has(&fs, "lib.libdevice_missing"));
+	findings_release(&fs);
+
+	/* too old: ptxas 11.8 for a CUDA 12.3 build */
+	STR_COPY(fw->ptxas, "/usr/local/cuda-11.8/bin/ptxas");
+	STR_COPY(fw->ptxas_version, "11.8");
+	STR_COPY(fw->built_cuda, "12.3");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.ptxas_missing");
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->title, "ptxas 11.8 cannot compile for CUDA 12.3 PTX"));
+	assert_true(evidence_has(fd, "/usr/local/cuda-11.8/bin/ptxas"));
+	findings_release(&fs);
+
+	/* an older minor of the same major */
+	STR_COPY(fw->ptxas_version, "12.2");
+	run_rule(rule_fw, f, &fs);
+	assert_int_equal(count_id(&fs, "lib.ptxas_missing"), 1);
+	findings_release(&fs);
+
+	/* as new or newer: quiet; an unknown version: quiet */
+	STR_COPY(fw->ptxas_version, "12.3");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "lib.ptxas_missing"));
+	findings_release(&fs);
+	STR_COPY(fw->ptxas_version, "13.0");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "lib.ptxas_missing"));
+	findings_release(&fs);
+	fw->ptxas_version[0] = '\0';
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "lib.ptxas_missing"));
+	findings_release(&fs);
+	/* a major-only build CUDA compares majors */
+	STR_COPY(fw->built_cuda, "13");
+	STR_COPY(fw->ptxas_version, "12.9");
+	run_rule(rule_fw, f, &fs);
+	assert_int_equal(count_id(&fs, "lib.ptxas_missing"), 1);
+	findings_release(&fs);
+	free(f);
+}
+
 int
 main(void)
 {
@@ -839,6 +980,8 @@ main(void)
 		cmocka_unit_test(test_shadowed),
 		cmocka_unit_test(test_driver_too_old),
 		cmocka_unit_test(test_ldpath_stale),
+		cmocka_unit_test(test_xla_libdevice_missing),
+		cmocka_unit_test(test_xla_ptxas),
 	};
 
 	return cmocka_run_group_tests_name("rules_fw", tests, NULL, NULL);
