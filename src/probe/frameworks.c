@@ -783,9 +783,9 @@ xla_path_ptxas(struct framework_facts *fw)
 }
 
 /* Where XLA finds libdevice.10.bc and ptxas, in its order: XLA_FLAGS'
- * --xla_gpu_cuda_data_dir, the nvidia-cuda-nvcc wheel, Triton's bundled
- * ptxas, CUDA_HOME / CUDA_PATH, /usr/local/cuda, /usr/local/cuda-N.M (newest
- * first), ptxas on PATH. */
+ * --xla_gpu_cuda_data_dir, the nvidia-cuda-nvcc wheel, CUDA_HOME / CUDA_PATH,
+ * /usr/local/cuda, /usr/local/cuda-N.M (newest first), ptxas on PATH.
+ * (Triton's bundled ptxas serves Triton only, never XLA.) */
 static void
 xla_toolchain(struct framework_facts *fw, const char *site)
 {
@@ -801,11 +801,6 @@ xla_toolchain(struct framework_facts *fw, const char *site)
 	if (root_is_dir(dir)) {
 		nvcc_wheel_version(site, v, sizeof(v));
 		xla_try_dir(fw, dir, v);
-	}
-	if (!fw->ptxas[0]) {
-		str_fmt(dir, sizeof(dir), "%s/triton/backends/nvidia/bin/ptxas", site);
-		if (root_exists(dir))
-			STR_COPY(fw->ptxas, dir);
 	}
 	for (i = 0; envs[i]; i++)
 		xla_try_dir(fw, getenv(envs[i]), NULL);
