@@ -1,8 +1,8 @@
 /*
  * rules_facts.h - hand-built machines for the rule tests (t_rules_*.c):
- * a healthy H200 server (after shared/reference/h200), a laptop with
+ * a healthy H200 server (after a real H200 machine), a laptop with
  * hybrid graphics, a CPU-only machine with a CUDA toolkit (after
- * shared/reference/cpu-only-toolkit.txt), plus small builders and
+ * the CPU-only machine with a CUDA 13.0 toolkit (tests/fixtures/cpu-only-toolkit)), plus small builders and
  * lookups over findings. Header-only; every function is static inline so
  * a test file uses what it needs.
  */
@@ -272,7 +272,7 @@ h200_venv(struct facts *f)
 }
 
 /*
- * The H200 of shared/reference/h200: Ubuntu 24.04 container, driver
+ * The H200 of a real H200 machine: Ubuntu 24.04 container, driver
  * 580.159.04 (open module), CUDA 13.0, one GPU at 0000:00:06.0, toolkit
  * 13.0 in /usr/local/cuda-13.0, system cuDNN 9.14 and pip cuDNN 9.19.
  */
@@ -412,7 +412,7 @@ laptop(void)
 	return f;
 }
 
-/* shared/reference/cpu-only-toolkit.txt: Debian 12, CUDA 13.0 + cuDNN 9
+/* the CPU-only machine with a CUDA 13.0 toolkit (tests/fixtures/cpu-only-toolkit): Debian 12, CUDA 13.0 + cuDNN 9
  * in /usr/local/cuda-13.0, no driver, no GPU. */
 static inline struct facts *
 cpu_only_toolkit(void)

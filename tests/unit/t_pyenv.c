@@ -479,7 +479,7 @@ test_system_dist_packages(void **state)
 static void
 test_active_and_duplicates(void **state)
 {
-	char *extra[2] = {"/srv/venv/bin/python3", "/work/venv-link"};
+	char *extra[2] = {"/srv/venv/bin/python3", "/data/venv-link"};
 	struct probe_opts o = {.timeout_ms = 1000, .nextra_pythons = 2};
 	const struct python_env_facts *e;
 	struct facts *f = new_facts();
@@ -491,20 +491,20 @@ test_active_and_duplicates(void **state)
 	put("srv/venv/pyvenv.cfg", "home = /usr/bin\nversion_info = 3.12.3.final.0\n");
 	link_to("srv/venv/bin/python3", "/usr/bin/python3.12");
 	dist("srv/venv/lib/python3.12/site-packages", "torch-2.6.0+cpu", "torch", "2.6.0+cpu");
-	link_to("work/venv-link", "/srv/venv");
-	link_to("work/other-link", "../srv/venv");
+	link_to("data/venv-link", "/srv/venv");
+	link_to("data/other-link", "../srv/venv");
 	conda_env("opt/conda", "3.11.5");
-	setenv("VIRTUAL_ENV", "/work/venv-link", 1);
+	setenv("VIRTUAL_ENV", "/data/venv-link", 1);
 	setenv("CONDA_PREFIX", "/opt/conda", 1);
-	setenv("PATH", "/work/other-link/bin:/srv/venv/bin:/opt/conda/bin", 1);
+	setenv("PATH", "/data/other-link/bin:/srv/venv/bin:/opt/conda/bin", 1);
 
 	probe_python(f, &o);
 	assert_int_equal(f->npython, 2);
 	e = &f->python[0];
-	assert_string_equal(e->path, "/work/venv-link");
+	assert_string_equal(e->path, "/data/venv-link");
 	assert_string_equal(e->kind, "venv");
 	assert_string_equal(e->version, "3.12.3");
-	assert_string_equal(e->interpreter, "/work/venv-link/bin/python3");
+	assert_string_equal(e->interpreter, "/data/venv-link/bin/python3");
 	assert_true(e->active);
 	assert_string_equal(pkg(e, "torch"), "2.6.0+cpu");
 	e = &f->python[1];
@@ -521,7 +521,7 @@ test_active_and_duplicates(void **state)
 	assert_true(f->nnotes >= 1);
 	assert_non_null(strstr(f->notes[0].note, "deleted-venv"));
 	/* nothing activated: the first python on PATH is the active one */
-	assert_string_equal(f->python[0].path, "/work/other-link");
+	assert_string_equal(f->python[0].path, "/data/other-link");
 	assert_true(f->python[0].active);
 	assert_int_equal(nactive(f), 1);
 	free(f);
