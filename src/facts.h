@@ -65,7 +65,6 @@ struct host_facts {
 	unsigned uid;                /* effective uid of the probing process */
 	unsigned gids[32];           /* its groups, gid first */
 	int ngids;
-	char video_gid_name[16];     /* reserved: group owning device nodes */
 };
 
 /* ---- hw: PCI functions ---------------------------------------------------- */

@@ -22,7 +22,6 @@
 struct probe_opts {
 	int timeout_ms;          /* for each child; default 5000 */
 	bool no_driver_calls;    /* --no-load: never dlopen vendor code */
-	bool allow_fixture_libs; /* load libraries from a non-/ root (tests) */
 	char *extra_pythons[8];  /* --python PATH: an interpreter or a prefix */
 	int nextra_pythons;
 	bool deep;               /* --deep: ask each framework itself (deep.c) */
