@@ -269,27 +269,25 @@ void
 probe_driverlibs(struct facts *f, const struct probe_opts *o)
 {
 	struct scan *s = calloc(1, sizeof(*s));
-	struct ldcache cache;
-	bool have_cache;
+	const struct ldcache *cache = ldcache_system();
 	int i;
 
 	(void)o;
 	if (!s)
 		return;
 	s->f = f;
-	have_cache = ldcache_load("/etc/ld.so.cache", &cache) == 0;
-	if (!have_cache && root_exists("/etc/ld.so.cache"))
+	if (!cache && root_exists("/etc/ld.so.cache"))
 		facts_note(f, "driverlibs", "/etc/ld.so.cache is not a valid loader cache: ignored");
-	if (have_cache) {
+	if (cache) {
 		/* the cached files themselves first, then their directories */
-		for (i = 0; i < cache.n; i++) {
-			const struct ldcache_entry *e = &cache.entries[i];
+		for (i = 0; i < cache->n; i++) {
+			const struct ldcache_entry *e = &cache->entries[i];
 			if (e->flags == LDCACHE_FLAGS_NATIVE && drv_index(e->key) >= 0 &&
 			    e->value[0] == '/')
 				add_file(s, e->value, "ld_so_cache");
 		}
-		for (i = 0; i < cache.n; i++) {
-			const struct ldcache_entry *e = &cache.entries[i];
+		for (i = 0; i < cache->n; i++) {
+			const struct ldcache_entry *e = &cache->entries[i];
 			char dir[F_PATH], *slash;
 
 			if (e->flags != LDCACHE_FLAGS_NATIVE || drv_index(e->key) < 0 ||
@@ -311,8 +309,6 @@ probe_driverlibs(struct facts *f, const struct probe_opts *o)
 	scan_dir(s, "/usr/local/nvidia/lib", "nvidia_dir");
 	scan_dir(s, "/usr/lib/wsl/lib", "wsl");
 	scan_stubs(s);
-	mark_loader_picks(f, have_cache ? &cache : NULL);
-	if (have_cache)
-		ldcache_release(&cache);
+	mark_loader_picks(f, cache);
 	free(s);
 }

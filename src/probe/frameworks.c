@@ -68,8 +68,7 @@ struct site_wheels {
 struct ctx {
 	struct facts *f;
 	const char *ldpath;
-	struct ldcache cache;
-	bool have_cache, cache_tried;
+	const struct ldcache *cache;   /* ldcache_system(); NULL when none */
 	int nsites;
 	struct site_wheels *sites;
 	bool full_noted;
@@ -539,7 +538,7 @@ resolve(struct ctx *c, struct framework_facts *fw, const char *soname, bool need
 	STR_COPY(r->soname, soname);
 	r->needed = needed;
 	if (!ldresolve(soname, k && k->valid ? &k->ld : NULL, c->ldpath,
-		       c->have_cache ? &c->cache : NULL, &lr))
+		       c->cache, &lr))
 		return;
 	STR_COPY(r->via, ld_how_name(lr.how));
 	/* the directory without ".." and links, the file by the name asked for */
@@ -1187,10 +1186,8 @@ probe_frameworks(struct facts *f, const struct probe_opts *o)
 		e->nframeworks = 0;
 		if (!e->site_packages[0] || !root_is_dir(e->site_packages))
 			continue;
-		if (!c.cache_tried) {
-			c.have_cache = ldcache_load("/etc/ld.so.cache", &c.cache) == 0;
-			c.cache_tried = true;
-		}
+		if (!c.cache)
+			c.cache = ldcache_system();
 		probe_tensorflow(&c, e);
 		probe_torch(&c, e);
 		probe_jax(&c, e);
@@ -1203,6 +1200,4 @@ probe_frameworks(struct facts *f, const struct probe_opts *o)
 		free(c.sites[i].w);
 	}
 	free(c.sites);
-	if (c.have_cache)
-		ldcache_release(&c.cache);
 }

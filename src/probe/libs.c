@@ -112,8 +112,7 @@ struct distidx {
 
 struct ctx {
 	struct facts *f;
-	struct ldcache cache;
-	bool have_cache;
+	const struct ldcache *cache;   /* ldcache_system(); NULL when none */
 	const char *ldpath;
 	int ndirs;
 	char dirs[MAX_SCAN_DIRS][F_PATH];
@@ -383,8 +382,8 @@ scan_cache_dirs(struct ctx *c)
 {
 	int i;
 
-	for (i = 0; c->have_cache && i < c->cache.n; i++) {
-		const struct ldcache_entry *e = &c->cache.entries[i];
+	for (i = 0; c->cache && i < c->cache->n; i++) {
+		const struct ldcache_entry *e = &c->cache->entries[i];
 		const char *suffix;
 		char dir[F_PATH];
 
@@ -1078,11 +1077,11 @@ load_cached_reals(struct ctx *c)
 	int i;
 
 	c->cached_done = true;
-	if (!c->have_cache)
+	if (!c->cache)
 		return;
-	c->cached = xcalloc((size_t)c->cache.n + 1, sizeof(*c->cached));
-	for (i = 0; i < c->cache.n; i++) {
-		const struct ldcache_entry *e = &c->cache.entries[i];
+	c->cached = xcalloc((size_t)c->cache->n + 1, sizeof(*c->cached));
+	for (i = 0; i < c->cache->n; i++) {
+		const struct ldcache_entry *e = &c->cache->entries[i];
 		const char *suffix;
 
 		if (e->flags != LDCACHE_FLAGS_NATIVE || !libdef_of(e->key, &suffix) ||
@@ -1113,7 +1112,7 @@ loader_view(struct ctx *c)
 				break;
 		if (k < i)
 			continue;
-		if (!ldresolve(l->soname, NULL, c->ldpath, c->have_cache ? &c->cache : NULL, &r) ||
+		if (!ldresolve(l->soname, NULL, c->ldpath, c->cache, &r) ||
 		    root_realpath(r.path, real, sizeof(real)) < 0)
 			continue;
 		for (k = i; k < f->nlibs; k++)
@@ -1137,7 +1136,7 @@ probe_libs(struct facts *f, const struct probe_opts *o)
 	(void)o;
 	c->f = f;
 	c->ldpath = getenv("LD_LIBRARY_PATH");
-	c->have_cache = ldcache_load("/etc/ld.so.cache", &c->cache) == 0;
+	c->cache = ldcache_system();
 
 	scan_cache_dirs(c);
 	scan_list(c, c->ldpath);
@@ -1173,7 +1172,5 @@ probe_libs(struct facts *f, const struct probe_opts *o)
 
 	distidx_free(c);
 	free(c->cached);
-	if (c->have_cache)
-		ldcache_release(&c->cache);
 	free(c);
 }

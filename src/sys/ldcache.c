@@ -5,6 +5,7 @@
  */
 #include "sys/ldcache.h"
 #include "base/buf.h"
+#include "base/str.h"
 #include "base/xalloc.h"
 #include "sys/root.h"
 
@@ -311,4 +312,21 @@ ldcache_build(const struct ldcache_entry *entries, int n, struct buf *out)
 		rc = 0;
 	free(idx);
 	return rc;
+}
+
+const struct ldcache *
+ldcache_system(void)
+{
+	static struct ldcache sys;
+	static char for_root[PATH_MAX];
+	static bool loaded, ok;
+
+	if (loaded && !strcmp(for_root, root_get()))
+		return ok ? &sys : NULL;
+	if (loaded)
+		ldcache_release(&sys);
+	str_copy(for_root, sizeof(for_root), root_get());
+	ok = ldcache_load("/etc/ld.so.cache", &sys) == 0;
+	loaded = true;
+	return ok ? &sys : NULL;
 }

@@ -63,6 +63,10 @@ int ldcache_load(const char *path, struct ldcache *c);
 /* Parse len bytes (copied). Returns 0 or -1 as ldcache_load. */
 int ldcache_parse(const void *data, size_t len, struct ldcache *c);
 void ldcache_release(struct ldcache *c);
+/* The machine's /etc/ld.so.cache under the current root, read and parsed
+ * once per root and shared by every probe; NULL when it is missing,
+ * unreadable or malformed. Valid until the root changes. */
+const struct ldcache *ldcache_system(void);
 
 /* The first entry for `soname` usable on this machine (flags ==
  * LDCACHE_FLAGS_NATIVE, no hwcap restriction), in file order; NULL if none. */
