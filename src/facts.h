@@ -138,7 +138,6 @@ struct kmod_facts {
 	char nouveau_blacklist_file[F_PATH];
 	bool nvidia_module_installed; /* nvidia.ko found under lib/modules/<kernel> */
 	char nvidia_module_path[F_PATH];
-	bool dmesg_sig_error;        /* reserved: "module verification failed" seen */
 
 	int ndevnodes;
 	struct devnode_facts devnodes[MAX_DEVNODES];

@@ -300,8 +300,6 @@ check_secure_boot(const struct facts *f, struct findings *out)
 	if (l)
 		finding_evidence(fd, "the user-space driver is installed: %s%s%s", l->path,
 				 l->version[0] ? " " : "", l->version);
-	if (k->dmesg_sig_error)
-		finding_evidence(fd, "the kernel log reports \"module verification failed\"");
 	buf_init(&b);
 	buf_adds(&b, "The kernel refuses a module not signed with an enrolled key. Enroll the key "
 		     "the module was signed with, then reboot and choose \"Enroll MOK\" in the blue "

@@ -139,7 +139,6 @@ static const struct field kmod_fields[] = {
 	FLD(kmod_facts, "nouveau_blacklist_file", FT_STR, nouveau_blacklist_file),
 	FLD(kmod_facts, "nvidia_module_installed", FT_BOOL, nvidia_module_installed),
 	FLD(kmod_facts, "nvidia_module_path", FT_STR, nvidia_module_path),
-	FLD(kmod_facts, "dmesg_sig_error", FT_BOOL, dmesg_sig_error),
 };
 
 static const struct field devnode_fields[] = {
