@@ -7,6 +7,7 @@
  * including one that crashes and one that hangs.
  */
 #include "unit.h"
+#include "tree.h"
 
 #include "base/buf.h"
 #include "base/str.h"
@@ -22,49 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmpdir[PATH_MAX];
 
-static void
-mkdirs(const char *mpath)
-{
-	char p[PATH_MAX], *s;
 
-	str_fmt(p, sizeof(p), "%s%s", tmpdir, mpath);
-	for (s = p + strlen(tmpdir) + 1; *s; s++) {
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(p, 0755);
-			*s = '/';
-		}
-	}
-	mkdir(p, 0755);
-}
 
-static void
-put(const char *mpath, const char *text)
-{
-	char p[PATH_MAX], dir[PATH_MAX], *slash;
-	FILE *f;
-
-	str_copy(dir, sizeof(dir), mpath);
-	slash = strrchr(dir, '/');
-	*slash = '\0';
-	mkdirs(dir);
-	str_fmt(p, sizeof(p), "%s%s", tmpdir, mpath);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void
-link_to(const char *mpath, const char *target)
-{
-	char p[PATH_MAX];
-
-	str_fmt(p, sizeof(p), "%s%s", tmpdir, mpath);
-	assert_int_equal(symlink(target, p), 0);
-}
 
 static void
 build_tree(void)
@@ -148,7 +109,7 @@ build_tree(void)
 	buf_init(&b);
 	assert_int_equal(ldcache_build(ents, 3, &b), 0);
 	mkdirs("/etc");
-	str_fmt(q, sizeof(q), "%s/etc/ld.so.cache", tmpdir);
+	str_fmt(q, sizeof(q), "%s/etc/ld.so.cache", tree);
 	f = fopen(q, "wb");
 	assert_non_null(f);
 	fwrite(b.s, 1, b.len, f);
@@ -170,8 +131,7 @@ setup(void **state)
 	(void)state;
 	for (i = 0; envs[i]; i++)
 		saved[i] = getenv(envs[i]) ? strdup(getenv(envs[i])) : NULL;
-	str_copy(tmpdir, sizeof(tmpdir), "/tmp/t_libs.XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (tree_create("t_libs") < 0)
 		return -1;
 	return 0;
 }
@@ -192,7 +152,6 @@ restore_env(void)
 static int
 teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
 	int i;
 
 	(void)state;
@@ -200,8 +159,7 @@ teardown(void **state)
 	for (i = 0; envs[i]; i++)
 		free(saved[i]);
 	root_set("/");
-	str_fmt(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tree_remove();
 }
 
 static const struct lib_facts *
@@ -248,7 +206,7 @@ test_fixture_tree(void **state)
 	(void)state;
 	build_tree();
 	fixture_env();
-	root_set(tmpdir);
+	root_set(tree);
 	facts_init(f);
 	probe_libs(f, NULL);
 
@@ -493,7 +451,7 @@ make_bad_lib(const char *path, const char *body)
 	char src[PATH_MAX], cmd[3 * PATH_MAX];
 	FILE *fp;
 
-	str_fmt(src, sizeof(src), "%s/bad.c", tmpdir);
+	str_fmt(src, sizeof(src), "%s/bad.c", tree);
 	fp = fopen(src, "w");
 	assert_non_null(fp);
 	fprintf(fp, "#include <signal.h>\n#include <unistd.h>\n"
@@ -513,7 +471,7 @@ test_version_call_crash_and_hang(void **state)
 
 	(void)state;
 	root_set("/");
-	str_fmt(lib, sizeof(lib), "%s/libcudart.so.12", tmpdir);
+	str_fmt(lib, sizeof(lib), "%s/libcudart.so.12", tree);
 
 	make_bad_lib(lib, "raise(SIGSEGV);");
 	facts_init(f);

@@ -8,6 +8,7 @@
  * modules, device-node permissions, and LD_LIBRARY_PATH.
  */
 #include "unit.h"
+#include "tree.h"
 
 #include "facts.h"
 #include "probe/probe.h"
@@ -23,94 +24,21 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static char tree[256];
 static const struct probe_opts opts = {.timeout_ms = 1000};
 
 /* ---- tree building ---------------------------------------------------------------- */
 
-static void
-mkdirs(const char *rel)
-{
-	char p[1024];
-	size_t i, n;
 
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	n = strlen(p);
-	for (i = strlen(tree) + 1; i <= n; i++) {
-		if (p[i] == '/' || p[i] == '\0') {
-			char c = p[i];
-			p[i] = '\0';
-			if (mkdir(p, 0755) < 0 && errno != EEXIST)
-				fail_msg("mkdir %s: %s", p, strerror(errno));
-			p[i] = c;
-		}
-	}
-}
 
-static void
-parent_dirs(const char *rel)
-{
-	char d[1024];
-	char *slash;
 
-	snprintf(d, sizeof(d), "%s", rel);
-	slash = strrchr(d, '/');
-	if (slash) {
-		*slash = '\0';
-		mkdirs(d);
-	}
-}
 
-static void
-put_bytes(const char *rel, const void *data, size_t n, mode_t mode)
-{
-	char p[1024];
-	int fd;
 
-	parent_dirs(rel);
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		fail_msg("open %s: %s", p, strerror(errno));
-	if (n && write(fd, data, n) != (ssize_t)n)
-		fail_msg("write %s", p);
-	close(fd);
-	if (chmod(p, mode) < 0)
-		fail_msg("chmod %s", p);
-}
-
-static void
-put(const char *rel, const char *text)
-{
-	put_bytes(rel, text, strlen(text), 0644);
-}
-
-static void
-link_to(const char *rel, const char *target)
-{
-	char p[1024];
-
-	parent_dirs(rel);
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	if (symlink(target, p) < 0)
-		fail_msg("symlink %s: %s", p, strerror(errno));
-}
-
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
 
 static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(tree, sizeof(tree), "%s/t_probes.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tree))
+	if (tree_create("t_probes") < 0)
 		return -1;
 	root_set(tree);
 	unsetenv("KUBERNETES_SERVICE_HOST");
@@ -123,7 +51,7 @@ teardown(void **state)
 {
 	(void)state;
 	root_set("/");
-	return nftw(tree, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return tree_remove();
 }
 
 static struct facts *

@@ -9,6 +9,7 @@
  * environment cap, --python; then the real machine, with timings.
  */
 #include "unit.h"
+#include "tree.h"
 
 #include "facts.h"
 #include "probe/probe.h"
@@ -24,7 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static char tree[256];
 static const char *const vars[] = {
 	"PATH", "HOME", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_EXE", "PYENV_ROOT",
 	"PYENV_VERSION", "MAMBA_ROOT_PREFIX", NULL,
@@ -33,71 +33,10 @@ static char *saved[16];
 
 /* ---- tree building ---------------------------------------------------------------- */
 
-static void
-mkdirs(const char *rel)
-{
-	char p[1024];
-	size_t i, n;
 
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	n = strlen(p);
-	for (i = strlen(tree) + 1; i <= n; i++) {
-		if (p[i] == '/' || p[i] == '\0') {
-			char c = p[i];
-			p[i] = '\0';
-			if (mkdir(p, 0755) < 0 && errno != EEXIST)
-				fail_msg("mkdir %s: %s", p, strerror(errno));
-			p[i] = c;
-		}
-	}
-}
 
-static void
-parent_dirs(const char *rel)
-{
-	char d[1024];
-	char *slash;
 
-	snprintf(d, sizeof(d), "%s", rel);
-	slash = strrchr(d, '/');
-	if (slash) {
-		*slash = '\0';
-		mkdirs(d);
-	}
-}
 
-static void
-put_bytes(const char *rel, const void *data, size_t n)
-{
-	char p[1024];
-	int fd;
-
-	parent_dirs(rel);
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	if (fd < 0)
-		fail_msg("open %s: %s", p, strerror(errno));
-	if (n && write(fd, data, n) != (ssize_t)n)
-		fail_msg("write %s", p);
-	close(fd);
-}
-
-static void
-put(const char *rel, const char *text)
-{
-	put_bytes(rel, text, strlen(text));
-}
-
-static void
-link_to(const char *rel, const char *target)
-{
-	char p[1024];
-
-	parent_dirs(rel);
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	if (symlink(target, p) < 0)
-		fail_msg("symlink %s: %s", p, strerror(errno));
-}
 
 /* A wheel's dist-info as pip writes it: <name>-<version>.dist-info/METADATA. */
 static void
@@ -137,14 +76,6 @@ conda_env(const char *prefix, const char *ver)
 	mkdirs(rel);
 }
 
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
 
 static void
 clear_env(void)
@@ -161,8 +92,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(tree, sizeof(tree), "%s/t_pyenv.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tree))
+	if (tree_create("t_pyenv") < 0)
 		return -1;
 	root_set(tree);
 	clear_env();
@@ -174,7 +104,7 @@ teardown(void **state)
 {
 	(void)state;
 	root_set("/");
-	return nftw(tree, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return tree_remove();
 }
 
 static struct facts *
@@ -547,10 +477,10 @@ test_metadata(void **state)
 	for (i = 0; i < sizeof(junk); i++)
 		junk[i] = (char)((i * 131 + 7) & 0xff);
 	snprintf(rel, sizeof(rel), "%s/torch-2.1.0.dist-info/METADATA", site);
-	put_bytes(rel, junk, sizeof(junk));
+	put_bytes(rel, junk, sizeof(junk), 0644);
 	/* garbage behind an ambiguous name: skipped */
 	snprintf(rel, sizeof(rel), "%s/nvidia-junk-cu12.dist-info/METADATA", site);
-	put_bytes(rel, junk, sizeof(junk));
+	put_bytes(rel, junk, sizeof(junk), 0644);
 	/* a dashed (non-wheel) directory name: METADATA says what it is */
 	dist(site, "nvidia-cuda-runtime-cu12-12.4.127", "nvidia-cuda-runtime-cu12", "12.4.127");
 	/* a directory name hiding a relevant name, METADATA 1 MB long */
@@ -559,18 +489,18 @@ test_metadata(void **state)
 	memset(big, 'x', n);
 	memcpy(big, "Metadata-Version: 2.1\nName: TensorRT_cu12\nVersion: 10.0.1\n\n", 60);
 	snprintf(rel, sizeof(rel), "%s/odd-name-thing.dist-info/METADATA", site);
-	put_bytes(rel, big, n);
+	put_bytes(rel, big, n, 0644);
 	/* the same size with no header at all */
 	memset(big, 'A', n);
 	snprintf(rel, sizeof(rel), "%s/other-odd-thing.dist-info/METADATA", site);
-	put_bytes(rel, big, n);
+	put_bytes(rel, big, n, 0644);
 	free(big);
 	/* Name after a blank line is body text, not a header */
 	snprintf(rel, sizeof(rel), "%s/body-trick-x.dist-info/METADATA", site);
 	put(rel, "Metadata-Version: 2.1\n\nName: torchvision\nVersion: 0.20.0\n");
 	/* a NUL inside the headers; CRLF line ends */
 	snprintf(rel, sizeof(rel), "%s/nul-name-x.dist-info/METADATA", site);
-	put_bytes(rel, "Name: cupy\0-cuda12x\nVersion: 13.3.0\n", 36);
+	put_bytes(rel, "Name: cupy\0-cuda12x\nVersion: 13.3.0\n", 36, 0644);
 	snprintf(rel, sizeof(rel), "%s/crlf-name-x.dist-info/METADATA", site);
 	put(rel, "Metadata-Version: 2.1\r\nName: jaxlib\r\nVersion: 0.4.31\r\n\r\nbody\r\n");
 	/* an over-long name and version; a bad version */
