@@ -309,6 +309,122 @@ tf_system_cuda(struct buf *b, const struct python_env_facts *e, const char *vers
 	}
 }
 
+/* The CUDA runtime of the newest toolkit installed outside the
+ * environments (/usr/local/cuda-X.Y, libs.c's ORIGIN_TOOLKIT); NULL none. */
+static const struct lib_facts *
+system_toolkit(const struct facts *f)
+{
+	const struct lib_facts *best = NULL;
+	int i;
+
+	for (i = 0; i < f->nlibs && i < MAX_LIBS; i++) {
+		const struct lib_facts *l = &f->libs[i];
+
+		if (strcmp(l->name, "cudart") || l->origin != ORIGIN_TOOLKIT || !l->version[0] ||
+		    !l->origin_root[0])
+			continue;
+		if (!best || vers_cmp(l->version, best->version) > 0)
+			best = l;
+	}
+	return best;
+}
+
+/* The TensorFlow GPU release built for CUDA `mm` (major.minor) nearest to
+ * `rel`: the oldest newer one, else the newest older one; Python py
+ * supported where the table says. NULL none. */
+static const struct kb_tf_build *
+tf_for_cuda(const char *mm, const char *rel, const char *py)
+{
+	const struct kb_tf_build *r, *up = NULL, *down = NULL;
+	size_t n, i;
+
+	r = kb_list_tf_builds(&n);
+	for (i = 0; i < n; i++) {
+		char v[16];
+
+		if (strcmp(r[i].platform, "linux") || strcmp(r[i].kind, "gpu") || !r[i].cuda[0] ||
+		    py_outside(py, r[i].python_min, r[i].python_max))
+			continue;
+		vers_truncate(r[i].cuda, 2, v, sizeof(v));
+		if (strcmp(v, mm))
+			continue;
+		vers_truncate(r[i].version, 2, v, sizeof(v));
+		if (vers_cmp(v, rel) > 0) {
+			if (!up || vers_cmp(r[i].version, up->version) < 0)
+				up = &r[i];
+		} else if (vers_cmp(v, rel) < 0) {
+			if (!down || vers_cmp(r[i].version, down->version) > 0)
+				down = &r[i];
+		}
+	}
+	return up ? up : down;
+}
+
+/*
+ * The fix for a TensorFlow without [and-cuda] that misses CUDA libraries:
+ * it loads the exact sonames of its build's CUDA release from the system.
+ * When the toolkit installed is another release (CUDA 10.1 for a CUDA 10.0
+ * build), say so, install the build's release beside it from NVIDIA's
+ * repository, and name the TensorFlow release built for the installed one.
+ */
+static void
+tf_system_fix(struct buf *b, const struct facts *f, const struct python_env_facts *e,
+	      const struct framework_facts *fw, const char *rel, const char *sonames[], int ns)
+{
+	const struct kb_tf_build *row = tf_build(rel, "gpu"), *alt;
+	const struct lib_facts *tk = system_toolkit(f);
+	char want[16], have[16], pkg[48], dir[F_PATH], spec[64];
+	int i;
+
+	if (!row || !row->cuda[0] || !tk || is_conda(e)) {
+		tf_system_cuda(b, e, rel);
+		return;
+	}
+	vers_truncate(row->cuda, 2, want, sizeof(want));
+	vers_truncate(tk->version, 2, have, sizeof(have));
+	if (!strcmp(want, have) || major_of(want) <= 0) {
+		tf_system_cuda(b, e, rel);
+		return;
+	}
+	buf_addf(b, "TensorFlow %s loads CUDA %s and cuDNN %s from the system (its tested build "
+		    "configuration); the toolkit installed is CUDA %s (%s), whose libraries have other "
+		    "names (",
+		 rel, row->cuda, row->cudnn, have, tk->origin_root);
+	for (i = 0; i < ns && i < 3; i++)
+		buf_addf(b, "%s%s", i ? ", " : "", sonames[i]);
+	buf_addf(b, "%s: not there). Install CUDA %s beside it from NVIDIA's CUDA repository and "
+		    "put it on the loader's path:\n",
+		 ns > 3 ? ", ..." : "", want);
+	STR_FMT(pkg, "cuda-toolkit-%d-%s", major_of(want), strchr(want, '.') ? strchr(want, '.') + 1 : "0");
+	fix_install(b, f, pkg, pkg, pkg, NULL);
+	STR_FMT(dir, "/usr/local/cuda-%s/lib64", want);
+	buf_adds(b, "export LD_LIBRARY_PATH=");
+	buf_add_shquoted(b, dir);
+	buf_adds(b, "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n");
+	if ((alt = tf_for_cuda(have, rel, e->version))) {
+		char amm[16];
+
+		vers_truncate(alt->version, 2, amm, sizeof(amm));
+		buf_addf(b, "or install TensorFlow %s, built for the CUDA %s installed (cuDNN %s)%s:\n", amm,
+			 alt->cuda, alt->cudnn,
+			 major_of(amm) != major_of(rel) ? ", if the code runs on TensorFlow 2" : "");
+		if (vers_cmp(amm, "2.1") < 0)
+			STR_FMT(spec, "tensorflow-gpu==%s.*", amm);
+		else
+			STR_FMT(spec, "tensorflow==%s.*", amm);
+		if (fw->package[0] && !pkg_eq(fw->package, "tensorflow") && vers_cmp(amm, "2.1") >= 0) {
+			add_pip(b, e);
+			buf_adds(b, "uninstall -y ");
+			buf_add_shquoted(b, fw->package);
+			buf_addch(b, '\n');
+		}
+		add_pip(b, e);
+		buf_adds(b, "install ");
+		buf_add_shquoted(b, spec);
+		buf_addch(b, '\n');
+	}
+}
+
 /* ---- fw.cpu_only_build ------------------------------------------------------------------- */
 
 static void
@@ -990,25 +1106,108 @@ wheel_spec(const struct framework_facts *fw, const char *soname, char *out, size
 
 enum missing_kind { MISS_CUDART, MISS_CUDNN, MISS_OTHER, MISS_N };
 
+/* A copy of soname in the environment's own lib directory (a conda env's
+ * cudatoolkit / cudnn packages put them in <env>/lib), which the loader
+ * does not search unless something points it there; NULL none. */
+static const struct lib_facts *
+env_lib_copy(const struct facts *f, const struct python_env_facts *e, const char *soname)
+{
+	char lib[F_PATH], dir[F_PATH];
+	int i;
+
+	if (!e->path[0])
+		return NULL;
+	STR_FMT(lib, "%s/lib", e->path);
+	for (i = 0; i < f->nlibs && i < MAX_LIBS; i++) {
+		const struct lib_facts *l = &f->libs[i];
+		const char *base = strrchr(l->path, '/');
+
+		/* the file by the name asked for, or its soname (a stand-in
+		 * without DT_SONAME gets one from its file name) */
+		if (strcmp(l->soname, soname) && (!base || strcmp(base + 1, soname)))
+			continue;
+		path_dir(l->path, dir, sizeof(dir));
+		if (path_same_dir(dir, lib))
+			return l;
+	}
+	return NULL;
+}
+
+/* The libraries are in <env>/lib, not on the loader's path: point it there
+ * for this environment. */
+static void
+env_lib_fix(struct buf *b, const struct python_env_facts *e, const char *sonames[], int ns)
+{
+	char lib[F_PATH], val[F_PATH + 32];
+	int i;
+
+	STR_FMT(lib, "%s/lib", e->path);
+	buf_adds(b, "The librar");
+	buf_adds(b, ns == 1 ? "y exists" : "ies exist");
+	buf_addf(b, " in this environment's own lib directory, %s (", lib);
+	for (i = 0; i < ns; i++)
+		buf_addf(b, "%s%s", i ? ", " : "", sonames[i]);
+	buf_adds(b, "), but nothing points the dynamic loader there. Point it there:\n"
+		    "export LD_LIBRARY_PATH=");
+	buf_add_shquoted(b, lib);
+	buf_adds(b, "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n");
+	if (is_conda(e)) {
+		buf_adds(b, "and to make it part of the environment's activation:\n"
+			    "conda env config vars set -p ");
+		buf_add_shquoted(b, e->path);
+		STR_FMT(val, "LD_LIBRARY_PATH=%s", lib);
+		buf_addch(b, ' ');
+		buf_add_shquoted(b, val);
+		buf_adds(b, "\nconda deactivate && conda activate ");
+		buf_add_shquoted(b, e->path);
+		buf_addch(b, '\n');
+	}
+}
+
 static void
 missing_fix(const struct facts *f, const struct python_env_facts *e, const struct framework_facts *fw,
-	    struct finding *fd, const char *sonames[], int ns)
+	    struct finding *fd, const char *all[], int nall)
 {
+	const char *sonames[MAX_RESOLVED], *inenv[MAX_RESOLVED];
 	char rel[40], spec[96];
 	struct buf b;
-	int i, specs = 0;
+	size_t base;
+	int i, specs = 0, ns = 0, nin = 0;
 
 	vers_release(fw->version, rel, sizeof(rel));
 	buf_init(&b);
+	for (i = 0; i < nall && i < MAX_RESOLVED; i++) {
+		const struct lib_facts *l = env_lib_copy(f, e, all[i]);
+
+		if (l) {
+			inenv[nin++] = all[i];
+			finding_evidence(fd, "%s: %s%s%s, in the environment but not on the loader's path",
+					 all[i], l->path, l->version[0] ? " version " : "", l->version);
+		} else {
+			sonames[ns++] = all[i];
+		}
+	}
+	if (nin) {
+		env_lib_fix(&b, e, inenv, nin);
+		if (!ns) {
+			finding_fix(fd, b.s);
+			buf_release(&b);
+			return;
+		}
+		buf_adds(&b, "and for the rest:\n");
+	}
 	if (!strcmp(fw->name, "tensorflow") && rel[0] && !tf_has_and_cuda(rel)) {
-		tf_system_cuda(&b, e, rel);
-		if (!b.len)
+		size_t before = b.len;
+
+		tf_system_fix(&b, f, e, fw, rel, sonames, ns);
+		if (b.len == before)
 			buf_addf(&b, "Install the CUDA %s libraries TensorFlow %s was built with.\n",
 				 fw->built_cuda, rel);
 		finding_fix(fd, b.s);
 		buf_release(&b);
 		return;
 	}
+	base = b.len;
 	if (!strcmp(fw->name, "tensorflow") && rel[0]) {
 		STR_FMT(spec, "tensorflow[and-cuda]==%s", rel);
 		buf_adds(&b, "Install TensorFlow's CUDA libraries:\n");
@@ -1030,7 +1229,8 @@ missing_fix(const struct facts *f, const struct python_env_facts *e, const struc
 		specs++;
 	}
 	if (!specs) {
-		buf_reset(&b);
+		b.len = base; /* keep what env_lib_fix wrote */
+		b.s[base] = '\0';
 		buf_addf(&b, "Install the CUDA %s libraries %s needs (%s).\n", fw->built_cuda, fw->name,
 			 sonames[0]);
 	} else {
@@ -1870,6 +2070,8 @@ rule_fw(const struct facts *f, struct findings *out)
 	for (i = 0; i < f->npython && i < MAX_PYENVS; i++) {
 		const struct python_env_facts *e = &f->python[i];
 
+		if (!strcmp(e->kind, "windows"))
+			continue; /* a Windows install seen from WSL2: rule_host.c */
 		check_tf_packages(f, e, out);
 		for (j = 0; j < e->nframeworks && j < MAX_FRAMEWORKS; j++) {
 			const struct framework_facts *fw = &e->frameworks[j];

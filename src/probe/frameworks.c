@@ -9,7 +9,9 @@
  *   tensorflow  tensorflow/python/platform/build_info.py: a dict or
  *               OrderedDict `build_info` (2.x) or module-level
  *               cuda_version_number / cudnn_version_number / is_cuda_build
- *               (1.x); extension _pywrap_tensorflow_internal.so, else
+ *               (1.x); in 1.15 and 2.0 wheels all of it is under
+ *               tensorflow_core/ instead; extension
+ *               python/_pywrap_tensorflow_internal.so, else
  *               libtensorflow_framework.so.2/.1; libraries: its CUDA
  *               DT_NEEDED plus the sonames TF's dso loader dlopens for that
  *               release (kb_tf_sonames; TensorRT left out, it is optional)
@@ -72,6 +74,8 @@ struct ctx {
 	int nsites;
 	struct site_wheels *sites;
 	bool full_noted;
+	bool windows;                  /* the environment is a Windows one (WSL2 /mnt/c):
+	                                  its DLLs are not for this loader */
 };
 
 /* ---- names ---------------------------------------------------------------- */
@@ -520,6 +524,8 @@ resolve(struct ctx *c, struct framework_facts *fw, const char *soname, bool need
 	struct ld_result lr;
 	int i;
 
+	if (c->windows)
+		return;
 	for (i = 0; i < fw->nresolved; i++) {
 		if (strcmp(fw->resolved[i].soname, soname) == 0) {
 			fw->resolved[i].needed |= needed;
@@ -813,10 +819,13 @@ xla_toolchain(struct framework_facts *fw, const char *site)
 /* ---- TensorFlow --------------------------------------------------------------- */
 
 static void
-tf_build_info(struct framework_facts *fw, const char *site)
+tf_build_info(struct framework_facts *fw, const char *site, const char *pkgdir)
 {
-	char *text = read_site_file(site, "tensorflow/python/platform/build_info.py");
-	char v[32];
+	char rel[64], v[32];
+	char *text;
+
+	STR_FMT(rel, "%s/python/platform/build_info.py", pkgdir);
+	text = read_site_file(site, rel);
 
 	if (!text)
 		return;
@@ -875,18 +884,26 @@ probe_tensorflow(struct ctx *c, struct python_env_facts *e)
 		"tensorflow-macos", NULL,
 	};
 	static const char *const exts[] = {
-		"tensorflow/python/_pywrap_tensorflow_internal.so",
-		"tensorflow/libtensorflow_framework.so.2", "tensorflow/libtensorflow_framework.so.1",
-		NULL,
+		"python/_pywrap_tensorflow_internal.so", "libtensorflow_framework.so.2",
+		"libtensorflow_framework.so.1", NULL,
 	};
 	const struct pypkg_facts *p = NULL;
 	struct framework_facts *fw;
 	struct consumer *k;
+	const char *pkgdir;
+	char rels[4][64];
+	const char *relp[4];
 	int i;
 
 	for (i = 0; pkgs[i] && !p; i++)
 		p = env_pkg(e, pkgs[i]);
-	if (!p && !site_has(e->site_packages, "tensorflow/python/platform/build_info.py"))
+	/* 1.15 and 2.0 wheels hold the package in tensorflow_core/ (tensorflow/
+	 * is a forwarding stub); 2.1 on, tensorflow/ */
+	pkgdir = site_has(e->site_packages, "tensorflow_core/python/platform/build_info.py") &&
+		!site_has(e->site_packages, "tensorflow/python/platform/build_info.py") ?
+		"tensorflow_core" : "tensorflow";
+	if (!p && !site_has(e->site_packages, "tensorflow/python/platform/build_info.py") &&
+	    strcmp(pkgdir, "tensorflow_core") != 0)
 		return;
 	if (!(fw = new_framework(e, "tensorflow")))
 		return;
@@ -895,11 +912,16 @@ probe_tensorflow(struct ctx *c, struct python_env_facts *e)
 		STR_COPY(fw->version, p->version);
 		set_local_tag(fw);
 	}
-	tf_build_info(fw, e->site_packages);
+	tf_build_info(fw, e->site_packages, pkgdir);
 	if (fw->cuda_build < 0 && p &&
 	    (pkg_name_eq(p->name, "tensorflow-cpu") || pkg_name_eq(p->name, "tensorflow-macos")))
 		fw->cuda_build = 0;
-	first_existing(e->site_packages, exts, fw->extension, sizeof(fw->extension));
+	for (i = 0; exts[i]; i++) {
+		STR_FMT(rels[i], "%s/%s", pkgdir, exts[i]);
+		relp[i] = rels[i];
+	}
+	relp[i] = NULL;
+	first_existing(e->site_packages, relp, fw->extension, sizeof(fw->extension));
 	if (fw->cuda_build == 0)
 		return;
 	xla_toolchain(fw, e->site_packages);
@@ -1188,6 +1210,7 @@ probe_frameworks(struct facts *f, const struct probe_opts *o)
 			continue;
 		if (!c.cache)
 			c.cache = ldcache_system();
+		c.windows = !strcmp(e->kind, "windows");
 		probe_tensorflow(&c, e);
 		probe_torch(&c, e);
 		probe_jax(&c, e);

@@ -248,6 +248,19 @@ build_tree(void)
 		"is_rocm_build = False\nis_cuda_build = True\n"
 		"cuda_version_number = '10.0'\ncudnn_version_number = '7'\n");
 
+	/* TF 1.15 as its wheel installs it: tensorflow/ a stub, the package in
+	 * tensorflow_core/ (build_info.py of gen_build_info.py, 1.15) */
+	put("/opt/tfcore/lib/python3.7/site-packages/tensorflow/__init__.py", "\n");
+	put("/opt/tfcore/lib/python3.7/site-packages/tensorflow_core/python/platform/build_info.py",
+		"\n# Copyright 2017 The TensorFlow Authors. All Rights Reserved.\n"
+		"\"\"\"Generates a Python module containing information about the build.\"\"\"\n"
+		"from __future__ import absolute_import\n"
+		"from __future__ import division\nfrom __future__ import print_function\n\n"
+		"is_rocm_build = False\nis_cuda_build = True\n\n"
+		"cuda_version_number = '10.0'\ncudnn_version_number = '7'\n");
+	extension("/opt/tfcore/lib/python3.7/site-packages/tensorflow_core/python/"
+		"_pywrap_tensorflow_internal.so", "-Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/:$ORIGIN/..'");
+
 	/* tensorflow-cpu 2.15: a dict build_info */
 	put("/opt/tfcpu/lib/python3.11/site-packages/tensorflow/python/platform/build_info.py",
 		"build_info = {'cpu_compiler': '/usr/bin/gcc', 'is_cuda_build': False, "
@@ -518,12 +531,14 @@ test_tf_other_builds(void **state)
 	struct probe_opts o = {.timeout_ms = 5000};
 	const struct resolved_lib_facts *r;
 	const struct framework_facts *fw;
-	struct python_env_facts *e1, *e2, *e3, *e4;
+	struct python_env_facts *e1, *e2, *e3, *e4, *e5;
 	struct facts *f;
 
 	(void)state;
 	build_tree();
 	f = new_facts();
+	e5 = add_env(f, "/opt/tfcore", "/opt/tfcore/lib/python3.7/site-packages", "3.7");
+	add_pkg(e5, "tensorflow-gpu", "1.15.5");
 	e1 = add_env(f, "/opt/tf115", "/opt/tf115/lib/python3.7/site-packages", "3.7");
 	add_pkg(e1, "tensorflow_gpu", "1.15.5");
 	e2 = add_env(f, "/opt/tfcpu", "/opt/tfcpu/lib/python3.11/site-packages", "3.11");
@@ -565,6 +580,18 @@ test_tf_other_builds(void **state)
 	fw = &e4->frameworks[0];
 	assert_int_equal(fw->cuda_build, 0); /* from the package name */
 	assert_int_equal(fw->nresolved, 0);
+
+	/* tensorflow_core/: build_info and extension found there */
+	assert_int_equal(e5->nframeworks, 1);
+	fw = &e5->frameworks[0];
+	assert_string_equal(fw->version, "1.15.5");
+	assert_string_equal(fw->built_cuda, "10.0");
+	assert_string_equal(fw->built_cudnn, "7");
+	assert_int_equal(fw->cuda_build, 1);
+	assert_non_null(strstr(fw->extension, "/tensorflow_core/python/_pywrap_tensorflow_internal.so"));
+	r = find_res(fw, "libcusolver.so.10.0");
+	assert_non_null(r);
+	assert_string_equal(r->path, "");
 	free(f);
 }
 

@@ -508,6 +508,12 @@ test_missing_libs_tf115(void **state)
 	assert_true(strstr(fd->title, "libcudart.so.10.0") != NULL);
 	assert_true(evidence_has(fd, "built for CUDA 10.0"));
 	assert_true(fix_has(fd, "CUDA 10.0 and cuDNN 7.4"));
+	/* the toolkit installed is another release: name it, install 10.0 beside it */
+	assert_true(fix_has(fd, "the toolkit installed is CUDA 11.8 (/usr/local/cuda-11.8)"));
+	assert_true(fix_has(fd, "cuda-toolkit-10-0"));
+	assert_true(fix_has(fd, "export LD_LIBRARY_PATH=/usr/local/cuda-10.0/lib64"));
+	/* no TF built for CUDA 11.8 runs on Python 3.7 */
+	assert_false(fix_has(fd, "or install TensorFlow"));
 	fd = find_id(&fs, "lib.cuda_lib_missing");
 	assert_non_null(fd);
 	assert_int_equal(fd->severity, SEV_ERROR);
@@ -547,6 +553,110 @@ test_missing_libs_tf115(void **state)
 	if (fs.n)
 		dump(&fs);
 	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+	free(f);
+}
+
+/* TF 2.4 (CUDA 11.0) on a CUDA 11.2 toolkit: only libcusolver.so.10 is
+ * missing; the fix names CUDA 11.0 and TF 2.5, built for 11.2. */
+static void
+test_missing_libs_tf24_on_cuda112(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.8.10");
+	struct framework_facts *fw;
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_lib(f, "cudart", "/usr/local/cuda-11.2/lib64/libcudart.so.11.0", "libcudart.so.11.0", "11.2.152",
+		ORIGIN_TOOLKIT, "/usr/local/cuda-11.2", true, true);
+	add_pkg(e, "tensorflow", "2.4.1");
+	fw = add_fw(e, "tensorflow", "tensorflow", "2.4.1", "11.0", "8", 1);
+	xla_found(fw, "/usr/local/cuda-11.2", "11.2");
+	add_resolved(fw, "libcudart.so.11.0", "/usr/local/cuda-11.2/lib64/libcudart.so.11.0", "11.2.152",
+		     "ld_so_cache", false);
+	add_resolved(fw, "libcusolver.so.10", "", "", "", false);
+	add_resolved(fw, "libcudnn.so.8", "/usr/lib/x86_64-linux-gnu/libcudnn.so.8", "8.1.1", "ld_so_cache",
+		     false);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cuda_lib_missing");
+	if (!fd || fs.n != 1)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fs.n, 1);
+	assert_true(fix_has(fd, "TensorFlow 2.4.1 loads CUDA 11.0 and cuDNN 8.0"));
+	assert_true(fix_has(fd, "libcusolver.so.10: not there"));
+	assert_true(fix_has(fd, "cuda-toolkit-11-0"));
+	assert_true(fix_has(fd, "or install TensorFlow 2.5, built for the CUDA 11.2 installed"));
+	assert_true(fix_has(fd, VENV "/bin/python3 -m pip install 'tensorflow==2.5.*'\n"));
+	assert_false(fix_has(fd, "uninstall"));
+	findings_release(&fs);
+
+	/* the toolkit is the build's release: the plain advice */
+	STR_COPY(f->libs[f->nlibs - 1].version, "11.0.221");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cuda_lib_missing");
+	assert_non_null(fd);
+	assert_false(fix_has(fd, "cuda-toolkit-11-0"));
+	assert_true(fix_has(fd, "CUDA 11.0 and cuDNN 8.0"));
+	findings_release(&fs);
+	free(f);
+}
+
+/* TF 2.10 in a conda env whose cudatoolkit/cudnn put the libraries in
+ * <env>/lib, with no LD_LIBRARY_PATH: point the loader there. */
+static void
+test_missing_libs_in_conda_env(void **state)
+{
+	static const char *const env = "/home/ana/miniconda3/envs/tf";
+	struct facts *f = laptop();
+	struct python_env_facts *e = add_pyenv(f, env, "conda", "3.9.17");
+	struct framework_facts *fw;
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_lib(f, "cudart", "/home/ana/miniconda3/envs/tf/lib/libcudart.so.11.0", "libcudart.so.11", "11.2.152",
+		ORIGIN_CONDA, env, false, false);
+	add_lib(f, "cudnn", "/home/ana/miniconda3/envs/tf/lib/libcudnn.so.8", "libcudnn.so.8", "8.1.0",
+		ORIGIN_CONDA, env, false, false);
+	add_pkg(e, "tensorflow", "2.10.1");
+	fw = add_fw(e, "tensorflow", "tensorflow", "2.10.1", "11.2", "8", 1);
+	xla_found(fw, "/usr/local/cuda-11.2", "11.2");
+	add_resolved(fw, "libcudart.so.11.0", "", "", "", false);
+	add_resolved(fw, "libcudnn.so.8", "", "", "", false);
+	add_resolved(fw, "libcusolver.so.11", "", "", "", false);
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cudart_missing");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_true(evidence_has(fd, "/home/ana/miniconda3/envs/tf/lib/libcudart.so.11.0 version 11.2.152, in "
+				     "the environment"));
+	assert_true(fix_has(fd, "exists in this environment's own lib directory, "
+				"/home/ana/miniconda3/envs/tf/lib (libcudart.so.11.0)"));
+	assert_true(fix_has(fd, "export LD_LIBRARY_PATH=/home/ana/miniconda3/envs/tf/lib${LD_LIBRARY_PATH:+"));
+	assert_true(fix_has(fd, "conda env config vars set -p /home/ana/miniconda3/envs/tf "
+				"LD_LIBRARY_PATH=/home/ana/miniconda3/envs/tf/lib\n"));
+	assert_false(fix_has(fd, "conda install"));
+	fd = find_id(&fs, "lib.cudnn_missing");
+	assert_non_null(fd);
+	assert_true(fix_has(fd, "(libcudnn.so.8)"));
+	/* cuSOLVER is not in the env: the usual advice after the env's */
+	fd = find_id(&fs, "lib.cuda_lib_missing");
+	assert_non_null(fd);
+	assert_false(fix_has(fd, "own lib directory"));
+	assert_true(fix_has(fd, "cudatoolkit=11.2"));
+	findings_release(&fs);
+
+	/* a copy outside <env>/lib is not the environment's own */
+	STR_COPY(e->kind, "venv");
+	STR_COPY(f->libs[f->nlibs - 1].path, "/opt/cudnn/lib/libcudnn.so.8");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "lib.cudnn_missing");
+	assert_non_null(fd);
+	assert_false(fix_has(fd, "own lib directory"));
 	findings_release(&fs);
 	free(f);
 }
@@ -982,6 +1092,8 @@ main(void)
 		cmocka_unit_test(test_ldpath_stale),
 		cmocka_unit_test(test_xla_libdevice_missing),
 		cmocka_unit_test(test_xla_ptxas),
+		cmocka_unit_test(test_missing_libs_tf24_on_cuda112),
+		cmocka_unit_test(test_missing_libs_in_conda_env),
 	};
 
 	return cmocka_run_group_tests_name("rules_fw", tests, NULL, NULL);
