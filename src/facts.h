@@ -334,7 +334,7 @@ struct python_env_facts {
 	char path[F_PATH];           /* the environment's prefix (sys.prefix) */
 	char interpreter[F_PATH];    /* bin/python3 of it */
 	char version[16];            /* "3.12.3" or "3.12", read from files */
-	char kind[12];               /* system, conda, venv, pyenv */
+	char kind[12];               /* system, conda, venv, pyenv, windows (WSL2: /mnt/c) */
 	bool active;                 /* VIRTUAL_ENV / CONDA_PREFIX / first python3 on PATH */
 	char site_packages[F_PATH];  /* the first site-packages (or dist-packages) dir */
 	int npkgs;                   /* GPU-relevant packages only (frameworks, nvidia-*) */

@@ -1,6 +1,7 @@
 /*
  * rule_host.c - findings about the host: a CPU without AVX, WSL2 without
- * (or with the wrong) driver, a container started without GPU access,
+ * (or with the wrong) driver, TensorFlow >= 2.11 in a Windows Python seen
+ * from WSL2 (no GPU there), a container started without GPU access,
  * Secure Boot refusing the unsigned nvidia module, a platform no CUDA
  * build exists for.
  *
@@ -11,6 +12,7 @@
 #include "diag/rule.h"
 #include "base/buf.h"
 #include "base/str.h"
+#include "base/vers.h"
 
 #include <string.h>
 
@@ -208,6 +210,76 @@ check_wsl_linux_driver(const struct facts *f, struct findings *out)
 	buf_release(&b);
 }
 
+/* ---- host.windows_native_tf_gpu ------------------------------------------------ */
+
+/* The TensorFlow distribution of a Windows environment that is 2.11 or
+ * newer (TensorFlow's Windows GPU builds end with 2.10); NULL when none. */
+static const struct pypkg_facts *
+windows_tf(const struct python_env_facts *e)
+{
+	static const char *const dists[] = {"tensorflow", "tensorflow-intel", "tensorflow-gpu", NULL};
+	int i, k;
+
+	for (i = 0; dists[i]; i++)
+		for (k = 0; k < e->npkgs && k < MAX_PYPKGS; k++) {
+			const struct pypkg_facts *p = &e->pkgs[k];
+			if (!strcmp(p->name, dists[i]) && p->version[0] && vers_cmp(p->version, "2.11") >= 0)
+				return p;
+		}
+	return NULL;
+}
+
+static void
+check_windows_tf(const struct facts *f, struct findings *out)
+{
+	int i;
+
+	for (i = 0; i < f->npython && i < MAX_PYENVS; i++) {
+		const struct python_env_facts *e = &f->python[i];
+		const struct pypkg_facts *tf;
+		struct finding *fd;
+		struct buf b;
+		char py[48];
+		bool old_py;
+
+		if (strcmp(e->kind, "windows") || !(tf = windows_tf(e)))
+			continue;
+		/* TensorFlow 2.10, the last with Windows GPU builds: Python 3.7-3.10 */
+		old_py = !e->version[0] || vers_cmp(e->version, "3.10") <= 0;
+		fd = findings_add(out, "host.windows_native_tf_gpu", SEV_WARN,
+				  "%s %s in a Windows Python cannot use the GPU: TensorFlow has no "
+				  "native Windows GPU support after 2.10",
+				  tf->name, tf->version);
+		finding_env(fd, e->path);
+		finding_evidence(fd, "%s %s in %s", tf->name, tf->version,
+				 e->site_packages[0] ? e->site_packages : e->path);
+		finding_evidence(fd, "a native Windows Python%s%s, seen from WSL2 at %s",
+				 e->version[0] ? " " : "", e->version, e->path);
+		buf_init(&b);
+		buf_adds(&b, "TensorFlow 2.11 and later run on the CPU only on native Windows. Either "
+			     "run TensorFlow inside WSL2, in a Linux virtual environment (the pip "
+			     "wheels bring CUDA and cuDNN; the Windows driver serves WSL2):\n");
+		buf_adds(&b, "python3 -m venv ~/.venvs/tf\n");
+		buf_adds(&b, ". ~/.venvs/tf/bin/activate\n");
+		buf_adds(&b, "pip install \"tensorflow[and-cuda]\"\n");
+		if (old_py)
+			py[0] = '\0';
+		else
+			STR_FMT(py, " (this environment has Python %s)", e->version);
+		buf_addf(&b, "Or, on Windows, use TensorFlow 2.10 with CUDA 11.2 and cuDNN 8.1 and "
+			     "Python 3.10 or older%s, in a conda environment (in the Anaconda Prompt):\n",
+			 py);
+		buf_adds(&b, "conda create -n tf210 python=3.10 -y\n");
+		buf_adds(&b, "conda activate tf210\n");
+		buf_adds(&b, "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0 -y\n");
+		buf_adds(&b, "pip install \"tensorflow<2.11\"\n");
+		buf_adds(&b, "The steps for this machine: gpudoctor plan tensorflow --os wsl2 (or "
+			     "--os windows).");
+		finding_fix(fd, b.s);
+		buf_release(&b);
+	}
+}
+
 /* ---- host.container_no_gpu --------------------------------------------------- */
 
 static bool
@@ -344,6 +416,7 @@ rule_host(const struct facts *f, struct findings *out)
 	check_avx(f, out);
 	check_wsl_driver_missing(f, out);
 	check_wsl_linux_driver(f, out);
+	check_windows_tf(f, out);
 	check_container(f, out);
 	check_secure_boot(f, out);
 	check_platform(f, out);

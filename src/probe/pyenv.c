@@ -17,11 +17,23 @@
  *      usual install dirs in each home and /opt), each root and the envs in its envs/,
  *      and the lines of each home's ~/.conda/environments.txt;
  *   4. pyenv versions: the dirs in $PYENV_ROOT/versions and ~/.pyenv/versions;
- *   5. the paths named with --python (an interpreter or a prefix).
+ *   5. under WSL2 (host.wsl), the Windows installs on drive C, seen through
+ *      the automount (/mnt/c, or [automount] root of /etc/wsl.conf): each
+ *      user's python.org installs (AppData/Local/Programs/Python/Python3*),
+ *      anaconda3/miniconda3/miniforge3 (and their envs), the Microsoft Store
+ *      Python's package dir (AppData/Local/Packages/PythonSoftwareFoundation.
+ *      Python.3.*), all-users installs in Program Files and conda roots in
+ *      ProgramData. Kind "windows": Lib/site-packages, no interpreter run
+ *      or recorded (python.exe is a Windows program). /mnt/c is slow (9P),
+ *      so only the named dirs are stat'ed and only Users/, Programs/Python,
+ *      envs/, Packages/ and Program Files are listed, each capped;
+ *   6. the paths named with --python (an interpreter or a prefix).
  *
  * The version comes from pyvenv.cfg, conda-meta/python-X.Y.Z-*.json, a
  * pyenv version directory's name, the interpreter's file name (python3.12)
- * or the lib/pythonX.Y directory, the first that answers. Packages are the
+ * or the lib/pythonX.Y directory, the first that answers; for Windows
+ * installs conda-meta, the directory name (Python311) or the python3XX.dll
+ * in the prefix. Packages are the
  * *.dist-info and *.egg-info entries of the site dirs the interpreter
  * would search (user site, site-packages, Debian's dist-packages), filtered
  * to the GPU-relevant names; the directory name "name-version.dist-info"
@@ -51,6 +63,9 @@
 #define MAX_CONDA_ROOTS 48
 #define META_READ 4096          /* METADATA can be megabytes; the headers come first */
 #define ENVTXT_MAX (64 * 1024)
+#define MAX_WIN_USERS 8         /* Windows user profiles looked into */
+#define MAX_WIN_LISTED 16       /* entries taken from one Windows dir listing */
+#define WSLCONF_MAX (16 * 1024)
 
 struct scan {
 	struct facts *f;
@@ -308,7 +323,7 @@ find_kind(struct python_env_facts *e, const char *hint, const char *real)
 {
 	char p[F_PATH];
 
-	if (hint && (!strcmp(hint, "venv") || !strcmp(hint, "conda"))) {
+	if (hint && (!strcmp(hint, "venv") || !strcmp(hint, "conda") || !strcmp(hint, "windows"))) {
 		STR_COPY(e->kind, hint);
 		return;
 	}
@@ -328,12 +343,120 @@ find_kind(struct python_env_facts *e, const char *hint, const char *real)
 		STR_COPY(e->kind, "system");
 }
 
+/* ---- Windows installs (seen from WSL2) -------------------------------------------- */
+
+static bool
+is_windows(const struct python_env_facts *e)
+{
+	return !strcmp(e->kind, "windows");
+}
+
+/* "311" (the digits of Python311, python311.dll) -> "3.11". */
+static bool
+win_digits(const char *d, size_t n, char *out, size_t size)
+{
+	size_t i;
+
+	if (n < 2 || n > 3 || (d[0] != '2' && d[0] != '3'))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)d[i]))
+			return false;
+	str_fmt(out, size, "%c.%.*s", d[0], (int)(n - 1), d + 1);
+	return true;
+}
+
+#define STORE_PKG "PythonSoftwareFoundation.Python."
+
+/* The version in a Windows install's directory name: "Python311",
+ * "Python311-32", "Python313-arm64" (python.org), or the Store package
+ * "PythonSoftwareFoundation.Python.3.11_qbz5n2kfra8p0". */
+static bool
+win_dir_version(const char *base, char *out, size_t size)
+{
+	char v[16];
+	size_t n;
+
+	if (str_starts(base, STORE_PKG)) {
+		base += strlen(STORE_PKG);
+		n = strcspn(base, "_");
+		if (n == 0 || n >= sizeof(v) || base[n] != '_')
+			return false;
+		memcpy(v, base, n);
+		v[n] = '\0';
+		return strchr(v, '.') && pyver_clean(v, out, size);
+	}
+	if (!str_starts(base, "Python"))
+		return false;
+	base += 6;
+	n = strspn(base, "0123456789");
+	if (base[n] != '\0' && base[n] != '-')
+		return false;
+	return win_digits(base, n, out, size);
+}
+
+/* python311.dll in the prefix (python3.dll, the stable-ABI shim, has no
+ * minor version). */
+static bool
+win_dll_version(const char *prefix, char *out, size_t size)
+{
+	char **names;
+	int n, i;
+	bool ok = false;
+
+	n = root_list(prefix, &names);
+	for (i = 0; i < n && i < MAX_SITE_ENTRIES && !ok; i++) {
+		const char *nm = names[i];
+		size_t len = strlen(nm);
+		if (len > 10 && !strncasecmp(nm, "python", 6) && !strcasecmp(nm + len - 4, ".dll"))
+			ok = win_digits(nm + 6, len - 10, out, size);
+	}
+	root_free_list(names, n);
+	return ok;
+}
+
+static void
+find_version_windows(struct python_env_facts *e)
+{
+	const char *base = strrchr(e->path, '/');
+
+	if (pyver_from_conda_meta(e->path, e->version, sizeof(e->version)))
+		return;
+	if (base && win_dir_version(base + 1, e->version, sizeof(e->version)))
+		return;
+	if (win_dll_version(e->path, e->version, sizeof(e->version)))
+		return;
+	e->version[0] = '\0';
+}
+
+/* "/mnt/c/Users/bob/anaconda3" -> "/mnt/c/Users/bob"; false outside Users. */
+static bool
+win_user_home(const char *path, char *out, size_t size)
+{
+	const char *u = strstr(path, "/Users/"), *end;
+
+	if (!u || !u[7] || u[7] == '/')
+		return false;
+	end = strchr(u + 7, '/');
+	if (!end)
+		end = u + strlen(u);
+	if ((size_t)(end - path) >= size)
+		return false;
+	memcpy(out, path, (size_t)(end - path));
+	out[end - path] = '\0';
+	return true;
+}
+
 static void
 find_version(struct python_env_facts *e)
 {
 	char p[F_PATH], real[F_PATH];
 	const char *base;
 
+	if (is_windows(e)) {
+		find_version_windows(e);
+		return;
+	}
 	STR_FMT(p, "%s/pyvenv.cfg", e->path);
 	if (pyver_from_cfg(p, e->version, sizeof(e->version)))
 		return;
@@ -393,6 +516,33 @@ push_site(char dirs[][F_PATH], char reals[][F_PATH], int *n, const char *dir)
 	(*n)++;
 }
 
+/* The site dirs a Windows Python searches: the user site of its user
+ * (%APPDATA%\Python\PythonXY\site-packages), then Lib\site-packages; the
+ * Store Python keeps pip's packages in its package's LocalCache. */
+static int
+win_site_dirs(const struct python_env_facts *e, char dirs[][F_PATH], char reals[][F_PATH], int *n)
+{
+	char p[F_PATH], home[F_PATH], xy[16], digits[8];
+	const char *base = strrchr(e->path, '/');
+	int user = -1;
+
+	vers_truncate(e->version, 2, xy, sizeof(xy));
+	STR_FMT(digits, "%c%s", xy[0], strchr(xy, '.') ? strchr(xy, '.') + 1 : "");
+	if (base && str_starts(base + 1, STORE_PKG)) {
+		STR_FMT(p, "%s/LocalCache/local-packages/Python%s/site-packages", e->path, digits);
+		push_site(dirs, reals, n, p);
+		return -1;
+	}
+	if (win_user_home(e->path, home, sizeof(home))) {
+		STR_FMT(p, "%s/AppData/Roaming/Python/Python%s/site-packages", home, digits);
+		push_site(dirs, reals, n, p);
+		user = *n == 1 ? 0 : -1;
+	}
+	STR_FMT(p, "%s/Lib/site-packages", e->path);
+	push_site(dirs, reals, n, p);
+	return user;
+}
+
 /* The site dirs in the order sys.path lists them, then their packages.
  * site_packages becomes the dir holding a framework, else the one holding
  * another relevant package, else the first that is not the user site. */
@@ -407,15 +557,19 @@ find_packages(struct python_env_facts *e)
 	if (!e->version[0])
 		return;
 	vers_truncate(e->version, 2, xy, sizeof(xy));
-	if (!venv && home) {
+	if (is_windows(e)) {
+		user = win_site_dirs(e, dirs, reals, &n);
+	} else if (!venv && home) {
 		STR_FMT(p, "%s/.local/lib/python%s/site-packages", home, xy);
 		push_site(dirs, reals, &n, p);
 		user = n == 1 ? 0 : -1;
 	}
-	STR_FMT(p, "%s/lib/python%s/site-packages", e->path, xy);
-	push_site(dirs, reals, &n, p);
-	STR_FMT(p, "%s/lib64/python%s/site-packages", e->path, xy);
-	push_site(dirs, reals, &n, p);
+	if (!is_windows(e)) {
+		STR_FMT(p, "%s/lib/python%s/site-packages", e->path, xy);
+		push_site(dirs, reals, &n, p);
+		STR_FMT(p, "%s/lib64/python%s/site-packages", e->path, xy);
+		push_site(dirs, reals, &n, p);
+	}
 	if (sys) {
 		STR_FMT(p, "%s/local/lib/python%s/dist-packages", e->path, xy);
 		push_site(dirs, reals, &n, p);
@@ -473,7 +627,7 @@ add_env(struct scan *s, const char *prefix, const char *interp, const char *hint
 		STR_COPY(e->interpreter, interp);
 	find_kind(e, hint, real);
 	find_version(e);
-	if (!e->interpreter[0])
+	if (!e->interpreter[0] && !is_windows(e))
 		find_interpreter(e);
 	if (!e->version[0] && e->interpreter[0])
 		find_version(e);
@@ -741,6 +895,152 @@ scan_pyenv(struct scan *s)
 	}
 }
 
+/* ---- Windows installs, from WSL2 ------------------------------------------------- */
+
+/* Where WSL mounts drive C: [automount] root of /etc/wsl.conf ("/mnt/"
+ * by default) followed by "c". */
+static void
+win_drive_c(char *out, size_t size)
+{
+	char *text, *line, *save = NULL;
+	bool automount = false;
+
+	str_copy(out, size, "/mnt/c");
+	text = root_read_all("/etc/wsl.conf", WSLCONF_MAX, NULL);
+	if (!text)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *eq, *key, *val;
+		size_t n;
+
+		line = str_trim(line);
+		if (line[0] == '[') {
+			automount = !strncasecmp(line, "[automount]", 11);
+			continue;
+		}
+		eq = strchr(line, '=');
+		if (!automount || line[0] == '#' || !eq)
+			continue;
+		*eq = '\0';
+		key = str_trim(line);
+		val = str_trim(eq + 1);
+		n = strlen(val);
+		if (n >= 2 && (val[0] == '"' || val[0] == '\'') && val[n - 1] == val[0]) {
+			val[n - 1] = '\0';
+			val++;
+			n -= 2;
+		}
+		if (strcasecmp(key, "root") || val[0] != '/' || n + 2 >= size || strstr(val, ".."))
+			continue;
+		str_fmt(out, size, "%s%sc", val, n && val[n - 1] == '/' ? "" : "/");
+	}
+	free(text);
+}
+
+/* A Windows conda root and the envs in its envs/. */
+static void
+win_conda_root(struct scan *s, const char *root)
+{
+	char meta[F_PATH], envs[F_PATH], p[F_PATH];
+	char **names;
+	int n, i, k = 0;
+
+	STR_FMT(meta, "%s/conda-meta", root);
+	if (!root_is_dir(meta))
+		return;
+	add_env(s, root, NULL, "windows", false);
+	STR_FMT(envs, "%s/envs", root);
+	n = root_list(envs, &names);
+	for (i = 0; i < n && k < MAX_WIN_LISTED; i++) {
+		if (names[i][0] == '.')
+			continue;
+		k++;
+		STR_FMT(p, "%s/%s", envs, names[i]);
+		add_env(s, p, NULL, "windows", false);
+	}
+	root_free_list(names, n);
+}
+
+/* The entries of dir whose names start with prefix, each an install. */
+static void
+win_installs(struct scan *s, const char *dir, const char *prefix)
+{
+	char **names, p[F_PATH], v[16];
+	int n, i, k = 0;
+
+	n = root_list(dir, &names);
+	for (i = 0; i < n && i < MAX_SITE_ENTRIES && k < MAX_WIN_LISTED; i++) {
+		if (!str_starts(names[i], prefix) || !win_dir_version(names[i], v, sizeof(v)))
+			continue;
+		k++;
+		STR_FMT(p, "%s/%s", dir, names[i]);
+		add_env(s, p, NULL, "windows", false);
+	}
+	root_free_list(names, n);
+}
+
+/* Profiles that are not a person's: no Python is installed there. */
+static bool
+win_system_profile(const char *name)
+{
+	static const char *const skip[] = {"All Users", "Default", "Default User", "Public",
+					   "desktop.ini", "WDAGUtilityAccount", NULL};
+	int i;
+
+	if (name[0] == '.')
+		return true;
+	for (i = 0; skip[i]; i++)
+		if (!strcasecmp(name, skip[i]))
+			return true;
+	return false;
+}
+
+static void
+win_user(struct scan *s, const char *home)
+{
+	static const char *const conda[] = {"anaconda3", "miniconda3", "miniforge3", NULL};
+	char p[F_PATH];
+	int i;
+
+	STR_FMT(p, "%s/AppData/Local/Programs/Python", home);
+	win_installs(s, p, "Python");
+	for (i = 0; conda[i]; i++) {
+		STR_FMT(p, "%s/%s", home, conda[i]);
+		win_conda_root(s, p);
+	}
+	STR_FMT(p, "%s/AppData/Local/Packages", home);
+	win_installs(s, p, STORE_PKG);
+}
+
+static void
+scan_windows(struct scan *s)
+{
+	static const char *const conda[] = {"anaconda3", "miniconda3", "miniforge3", NULL};
+	char c[F_PATH], dir[F_PATH], p[F_PATH];
+	char **names;
+	int n, i, k = 0;
+
+	if (!s->f->host.wsl)
+		return;
+	win_drive_c(c, sizeof(c));
+	STR_FMT(dir, "%s/Users", c);
+	n = root_list(dir, &names);
+	for (i = 0; i < n && i < MAX_SITE_ENTRIES && k < MAX_WIN_USERS; i++) {
+		if (win_system_profile(names[i]))
+			continue;
+		k++;
+		STR_FMT(p, "%s/%s", dir, names[i]);
+		win_user(s, p);
+	}
+	root_free_list(names, n);
+	for (i = 0; conda[i]; i++) {
+		STR_FMT(p, "%s/ProgramData/%s", c, conda[i]);
+		win_conda_root(s, p);
+	}
+	STR_FMT(p, "%s/Program Files", c);
+	win_installs(s, p, "Python");
+}
+
 /* An interpreter named by the user: python* once resolved, or in a venv. */
 static bool
 looks_like_python(const char *exe)
@@ -798,6 +1098,7 @@ probe_python(struct facts *f, const struct probe_opts *o)
 	scan_path_dirs(s);
 	scan_conda(s);
 	scan_pyenv(s);
+	scan_windows(s);
 	s->limit = MAX_PYENVS;
 	scan_extra(s, o);
 	free(s);

@@ -6,7 +6,8 @@
  * system interpreter, conda roots with envs and environments.txt, pyenv
  * versions behind a shim, a Debian system python with dist-packages, an
  * activated venv reached again through symlinks, hostile METADATA, the
- * environment cap, --python; then the real machine, with timings.
+ * environment cap, --python, Windows installs seen from WSL2 under /mnt/c;
+ * then the real machine, with timings.
  */
 #include "unit.h"
 #include "tree.h"
@@ -629,6 +630,198 @@ test_extra_not_python(void **state)
 	free(f);
 }
 
+/* ---- Windows installs seen from WSL2 ------------------------------------------------ */
+
+#define WUSER "mnt/c/Users/alice"
+#define WPY WUSER "/AppData/Local/Programs/Python"
+
+/* A python.org install as the per-user installer lays it out. */
+static void
+win_pyorg(const char *prefix, const char *dll)
+{
+	char rel[512];
+
+	snprintf(rel, sizeof(rel), "%s/python.exe", prefix);
+	put(rel, "MZ");
+	snprintf(rel, sizeof(rel), "%s/python3.dll", prefix);
+	put(rel, "MZ");
+	if (dll) {
+		snprintf(rel, sizeof(rel), "%s/%s", prefix, dll);
+		put(rel, "MZ");
+	}
+	snprintf(rel, sizeof(rel), "%s/Lib/site-packages", prefix);
+	mkdirs(rel);
+}
+
+/* The python.org installs, a user site, conda roots with envs (per user and
+ * in ProgramData), a Store Python, all-users Program Files; system profiles
+ * and odd names skipped; nothing without host.wsl. */
+static void
+test_windows(void **state)
+{
+	const struct python_env_facts *e;
+	struct facts *f = new_facts();
+
+	(void)state;
+	win_pyorg(WPY "/Python311", "python311.dll");
+	dist(WPY "/Python311/Lib/site-packages", "tensorflow-2.12.0", "tensorflow", "2.12.0");
+	dist(WPY "/Python311/Lib/site-packages", "tensorflow_intel-2.12.0", "tensorflow-intel",
+	     "2.12.0");
+	dist(WPY "/Python311/Lib/site-packages", "numpy-1.24.3", "numpy", "1.24.3");
+	win_pyorg(WPY "/Python39-32", NULL);
+	win_pyorg(WPY "/Launcher", NULL); /* the py launcher: no version, not an env */
+	/* pip install --user for Python 3.9 */
+	dist(WUSER "/AppData/Roaming/Python/Python39/site-packages", "torch-1.13.1", "torch", "1.13.1");
+	/* miniconda: root 3.12.2, env tf210 3.10.13 */
+	put(WUSER "/miniconda3/conda-meta/python-3.12.2-h2628c8c_0_cpython.json", "{}\n");
+	mkdirs(WUSER "/miniconda3/Lib/site-packages");
+	put(WUSER "/miniconda3/envs/tf210/conda-meta/python-3.10.13-he1021f5_0.json", "{}\n");
+	dist(WUSER "/miniconda3/envs/tf210/Lib/site-packages", "tensorflow-2.10.1", "tensorflow",
+	     "2.10.1");
+	/* the Store's Python 3.12: pip's packages in LocalCache */
+	dist(WUSER "/AppData/Local/Packages/PythonSoftwareFoundation.Python.3.12_qbz5n2kfra8p0"
+		   "/LocalCache/local-packages/Python312/site-packages",
+	     "jax-0.4.30", "jax", "0.4.30");
+	mkdirs(WUSER "/AppData/Local/Packages/Microsoft.WindowsCalculator_8wekyb3d8bbwe");
+	/* profiles that hold no person's Python, even when they look like one */
+	win_pyorg("mnt/c/Users/Public/AppData/Local/Programs/Python/Python310", "python310.dll");
+	win_pyorg("mnt/c/Users/Default/AppData/Local/Programs/Python/Python310", "python310.dll");
+	put("mnt/c/Users/desktop.ini", "[.ShellClassInfo]\n");
+	/* all users */
+	put("mnt/c/ProgramData/anaconda3/conda-meta/python-3.11.7-he1021f5_0.json", "{}\n");
+	mkdirs("mnt/c/ProgramData/anaconda3/Lib/site-packages");
+	win_pyorg("mnt/c/Program Files/Python313", "python313.dll");
+	mkdirs("mnt/c/Program Files/NVIDIA Corporation");
+
+	/* not WSL: /mnt/c is not looked at */
+	probe_python(f, &no_opts);
+	assert_int_equal(f->npython, 0);
+
+	facts_init(f);
+	f->host.valid = f->host.wsl = true;
+	probe_python(f, &no_opts);
+	assert_int_equal(f->npython, 7);
+
+	e = env_at(f, "/" WPY "/Python311");
+	assert_non_null(e);
+	assert_string_equal(e->kind, "windows");
+	assert_string_equal(e->version, "3.11");
+	assert_string_equal(e->interpreter, "");
+	assert_false(e->active);
+	assert_string_equal(e->site_packages, "/" WPY "/Python311/Lib/site-packages");
+	assert_int_equal(e->npkgs, 2);
+	assert_string_equal(pkg(e, "tensorflow"), "2.12.0");
+	assert_string_equal(pkg(e, "tensorflow-intel"), "2.12.0");
+
+	e = env_at(f, "/" WPY "/Python39-32");
+	assert_non_null(e);
+	assert_string_equal(e->version, "3.9");
+	assert_string_equal(pkg(e, "torch"), "1.13.1"); /* from the user site */
+	assert_string_equal(e->site_packages, "/" WUSER "/AppData/Roaming/Python/Python39/site-packages");
+
+	e = env_at(f, "/" WUSER "/miniconda3");
+	assert_non_null(e);
+	assert_string_equal(e->kind, "windows");
+	assert_string_equal(e->version, "3.12.2");
+	assert_string_equal(e->site_packages, "/" WUSER "/miniconda3/Lib/site-packages");
+	e = env_at(f, "/" WUSER "/miniconda3/envs/tf210");
+	assert_non_null(e);
+	assert_string_equal(e->kind, "windows");
+	assert_string_equal(e->version, "3.10.13");
+	assert_string_equal(pkg(e, "tensorflow"), "2.10.1");
+
+	e = env_at(f, "/" WUSER "/AppData/Local/Packages/PythonSoftwareFoundation.Python.3.12_qbz5n2kfra8p0");
+	assert_non_null(e);
+	assert_string_equal(e->version, "3.12");
+	assert_string_equal(pkg(e, "jax"), "0.4.30");
+
+	e = env_at(f, "/mnt/c/ProgramData/anaconda3");
+	assert_non_null(e);
+	assert_string_equal(e->version, "3.11.7");
+	e = env_at(f, "/mnt/c/Program Files/Python313");
+	assert_non_null(e);
+	assert_string_equal(e->version, "3.13");
+
+	assert_null(env_at(f, "/mnt/c/Users/Public/AppData/Local/Programs/Python/Python310"));
+	assert_null(env_at(f, "/" WPY "/Launcher"));
+	assert_int_equal(nactive(f), 0);
+	free(f);
+}
+
+/* The version from python3XX.dll when the directory has another name; the
+ * drive from [automount] root of /etc/wsl.conf; hostile names. */
+static void
+test_windows_names(void **state)
+{
+	struct facts *f = new_facts();
+	const struct python_env_facts *e;
+
+	(void)state;
+	put("etc/wsl.conf", "[boot]\nsystemd=true\n# root = /nope/\n[automount]\nenabled = true\n"
+			    "root = \"/win/\"\noptions = \"metadata\"\n");
+	/* renamed dir: no version in the name, none from the dll either */
+	win_pyorg("win/c/Users/bob/AppData/Local/Programs/Python/Python3", "python3.dll");
+	/* Python3x with a bad suffix, a bogus major */
+	win_pyorg("win/c/Users/bob/AppData/Local/Programs/Python/Python311x", "python311.dll");
+	win_pyorg("win/c/Users/bob/AppData/Local/Programs/Python/Python911", "python911.dll");
+	/* a good one, found through the automount root */
+	win_pyorg("win/c/Users/bob/AppData/Local/Programs/Python/Python310", "python310.dll");
+	dist("win/c/Users/bob/AppData/Local/Programs/Python/Python310/Lib/site-packages",
+	     "tensorflow-2.10.0", "tensorflow", "2.10.0");
+	/* a conda env whose conda-meta lacks python: the dll answers */
+	mkdirs("win/c/Users/bob/anaconda3/conda-meta");
+	put("win/c/Users/bob/anaconda3/python39.dll", "MZ");
+	mkdirs("win/c/Users/bob/anaconda3/Lib/site-packages");
+	/* /mnt/c is not where this machine mounts C: */
+	win_pyorg("mnt/c/Users/carol/AppData/Local/Programs/Python/Python312", "python312.dll");
+
+	f->host.valid = f->host.wsl = true;
+	probe_python(f, &no_opts);
+	assert_int_equal(f->npython, 2);
+	e = env_at(f, "/win/c/Users/bob/AppData/Local/Programs/Python/Python310");
+	assert_non_null(e);
+	assert_string_equal(e->version, "3.10");
+	assert_string_equal(pkg(e, "tensorflow"), "2.10.0");
+	e = env_at(f, "/win/c/Users/bob/anaconda3");
+	assert_non_null(e);
+	assert_string_equal(e->version, "3.9");
+	free(f);
+}
+
+/* Caps: at most 8 profiles and 16 envs of one conda root are looked into. */
+static void
+test_windows_caps(void **state)
+{
+	struct facts *f = new_facts();
+	char rel[256];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 12; i++) {
+		snprintf(rel, sizeof(rel), "mnt/c/Users/u%02d/AppData/Local/Programs/Python/Python311", i);
+		win_pyorg(rel, NULL);
+	}
+	f->host.valid = f->host.wsl = true;
+	probe_python(f, &no_opts);
+	assert_int_equal(f->npython, 8);
+	assert_non_null(env_at(f, "/mnt/c/Users/u07/AppData/Local/Programs/Python/Python311"));
+	assert_null(env_at(f, "/mnt/c/Users/u08/AppData/Local/Programs/Python/Python311"));
+
+	facts_init(f);
+	put("mnt/c/ProgramData/miniconda3/conda-meta/python-3.11.0-h0.json", "{}\n");
+	for (i = 0; i < 20; i++) {
+		snprintf(rel, sizeof(rel), "mnt/c/ProgramData/miniconda3/envs/e%02d/conda-meta/python-3.10.1-h0.json", i);
+		put(rel, "{}\n");
+	}
+	f->host.valid = f->host.wsl = true;
+	probe_python(f, &no_opts);
+	/* 8 users + the root + 16 of its envs, cut at MAX_PYENVS */
+	assert_int_equal(f->npython, MAX_PYENVS);
+	assert_non_null(env_at(f, "/mnt/c/ProgramData/miniconda3"));
+	assert_true(f->nnotes >= 1);
+	free(f);
+}
+
 /* This machine, as it is: the project's machines carry pyenv 3.11.7. */
 static void
 test_host(void **state)
@@ -680,6 +873,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cap_and_speed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_extra_not_python, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_windows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_windows_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_windows_caps, setup, teardown),
 		cmocka_unit_test(test_host),
 	};
 	int i;

@@ -1,7 +1,9 @@
 /*
  * t_rules_host.c - rule_host on hand-built facts: AVX, WSL2 driver
  * missing or shadowed by a Linux driver, containers without GPU access,
- * Secure Boot, unsupported platforms. Positive and negative cases.
+ * Secure Boot, unsupported platforms, TensorFlow >= 2.11 in a Windows
+ * Python seen from WSL2 (and rule_fw leaving such an env alone). Positive
+ * and negative cases.
  */
 #include "rules_facts.h"
 
@@ -289,6 +291,107 @@ test_unsupported_platform(void **state)
 	free(f);
 }
 
+#define WIN_PY "/mnt/c/Users/alice/AppData/Local/Programs/Python/Python311"
+
+/* A Windows Python seen from WSL2, as probe/pyenv.c records one. */
+static struct python_env_facts *
+win_env(struct facts *f, const char *prefix, const char *version)
+{
+	struct python_env_facts *e = add_pyenv(f, prefix, "windows", version);
+
+	e->interpreter[0] = '\0';
+	STR_FMT(e->site_packages, "%s/Lib/site-packages", prefix);
+	return e;
+}
+
+static void
+test_windows_tf(void **state)
+{
+	struct facts *f = wsl_box();
+	struct python_env_facts *e, *old, *lin;
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	e = win_env(f, WIN_PY, "3.11");
+	add_pkg(e, "tensorflow", "2.12.0");
+	add_pkg(e, "tensorflow-intel", "2.12.0");
+	old = win_env(f, "/mnt/c/Users/alice/miniconda3/envs/tf210", "3.10.13");
+	add_pkg(old, "tensorflow", "2.10.1");
+	/* a Linux env with the same TensorFlow: fine, it has the GPU */
+	lin = add_pyenv(f, "/home/alice/.venvs/tf", "venv", "3.11.9");
+	add_pkg(lin, "tensorflow", "2.15.0");
+
+	run_rule(rule_host, f, &fs);
+	assert_int_equal(count_id(&fs, "host.windows_native_tf_gpu"), 1);
+	fd = find_id(&fs, "host.windows_native_tf_gpu");
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_string_equal(fd->env, WIN_PY);
+	assert_non_null(strstr(fd->title, "tensorflow 2.12.0"));
+	assert_true(evidence_has(fd, "tensorflow 2.12.0 in " WIN_PY "/Lib/site-packages"));
+	assert_true(evidence_has(fd, "Python 3.11"));
+	assert_true(fix_has(fd, "pip install \"tensorflow[and-cuda]\""));
+	assert_true(fix_has(fd, "pip install \"tensorflow<2.11\""));
+	assert_true(fix_has(fd, "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0"));
+	assert_true(fix_has(fd, "this environment has Python 3.11"));
+	findings_release(&fs);
+
+	/* only tensorflow-intel (the Windows build itself), Python 3.10: no
+	 * "this environment has" remark; a pre-release counts */
+	e->npkgs = 0;
+	add_pkg(e, "tensorflow-intel", "2.11.0rc2");
+	STR_COPY(e->version, "3.10");
+	run_rule(rule_host, f, &fs);
+	fd = find_id(&fs, "host.windows_native_tf_gpu");
+	assert_non_null(fd);
+	assert_true(evidence_has(fd, "tensorflow-intel 2.11.0rc2"));
+	assert_false(fix_has(fd, "this environment has"));
+	findings_release(&fs);
+
+	/* 2.10 and older on Windows had GPU builds; tensorflow-cpu says so
+	 * itself; an unknown version says nothing */
+	e->npkgs = 0;
+	add_pkg(e, "tensorflow", "2.10.0");
+	add_pkg(e, "tensorflow-cpu", "2.15.0");
+	add_pkg(e, "tensorflow-gpu", "");
+	run_rule(rule_host, f, &fs);
+	assert_false(findings_has(&fs, "host.windows_native_tf_gpu"));
+	findings_release(&fs);
+
+	/* the same env recorded as a Linux kind: not this rule's */
+	e->npkgs = 0;
+	add_pkg(e, "tensorflow", "2.16.1");
+	STR_COPY(e->kind, "conda");
+	run_rule(rule_host, f, &fs);
+	assert_false(findings_has(&fs, "host.windows_native_tf_gpu"));
+	findings_release(&fs);
+	free(f);
+}
+
+/* rule_fw leaves Windows environments alone: tensorflow + tensorflow-intel
+ * is the normal Windows install, not two competing distributions. */
+static void
+test_windows_not_fw(void **state)
+{
+	struct facts *f = wsl_box();
+	struct python_env_facts *e;
+	struct findings fs;
+
+	(void)state;
+	e = win_env(f, WIN_PY, "3.11");
+	add_pkg(e, "tensorflow", "2.12.0");
+	add_pkg(e, "tensorflow-intel", "2.12.0");
+	add_fw(e, "tensorflow", "tensorflow", "2.12.0", "", "", -1);
+	run_rule(rule_fw, f, &fs);
+	assert_int_equal(fs.n, 0);
+	findings_release(&fs);
+	STR_COPY(e->kind, "system");
+	run_rule(rule_fw, f, &fs);
+	assert_true(findings_has(&fs, "fw.deprecated_gpu_package")); /* the guard is what holds */
+	findings_release(&fs);
+	free(f);
+}
+
 int
 main(void)
 {
@@ -300,6 +403,8 @@ main(void)
 		cmocka_unit_test(test_container_on_gpu_less_host),
 		cmocka_unit_test(test_secure_boot),
 		cmocka_unit_test(test_unsupported_platform),
+		cmocka_unit_test(test_windows_tf),
+		cmocka_unit_test(test_windows_not_fw),
 	};
 
 	return cmocka_run_group_tests_name("rules_host", tests, NULL, NULL);
