@@ -1,10 +1,14 @@
 /*
  * compat_text.c - `gpudoctor compat` answers for people. The answer is the
  * JSON object cmd_compat.c built (the same one --json prints); this file
- * only lays it out, one kind of answer per function.
+ * only lays it out, one kind of answer per function, into memory; the
+ * lines are then fitted into 80 columns (render/wrap.c: long lists and
+ * sources wrap under their label).
  */
 #include "render/compat_text.h"
+#include "render/wrap.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *
@@ -270,12 +274,11 @@ kb_info_text(FILE *out, json_t *o)
 	}
 }
 
-int
-compat_render_text(FILE *out, json_t *answer, bool color)
+static int
+layout(FILE *out, json_t *answer)
 {
 	const char *fw = s(answer, "framework");
 
-	(void)color;
 	if (json_object_get(answer, "releases"))
 		releases_text(out, answer);
 	else if (!strcmp(fw, "tensorflow"))
@@ -295,4 +298,24 @@ compat_render_text(FILE *out, json_t *answer, bool color)
 	else
 		return -1;
 	return ferror(out) ? -1 : 0;
+}
+
+int
+compat_render_text(FILE *out, json_t *answer, bool color)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc;
+
+	(void)color;
+	if (!mem)
+		return -1;
+	rc = layout(mem, answer);
+	if (fclose(mem) != 0)
+		rc = -1;
+	if (rc == 0 && text)
+		wrap_fit(out, 80, text);
+	free(text);
+	return rc == 0 && !ferror(out) ? 0 : -1;
 }

@@ -24,11 +24,13 @@
  *    image (python:X.Y-slim plus pip: the wheels bring CUDA).
  */
 #include "render/plan_text.h"
+#include "render/wrap.h"
 #include "base/str.h"
 #include "base/vers.h"
 #include "kb/kb.h"
 #include "kb/kb_query.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define CUDA_ARCHIVE "https://developer.nvidia.com/cuda-toolkit-archive"
@@ -483,6 +485,31 @@ plan_to_json(const struct plan *p, const struct plan_machine *m, int format,
 
 /* ---- text --------------------------------------------------------------------------- */
 
+/* Lines to paste, each fitted into 80 columns: comments wrap as comments,
+ * commands split with the shell's line continuation (cmd.exe's ^ on
+ * Windows, \\ elsewhere and in a Dockerfile). */
+static void
+commands(FILE *out, const char *text, const char *pre, bool win)
+{
+	char more[32];
+	const char *p = text;
+
+	str_fmt(more, sizeof(more), "%s# ", pre);
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n);
+
+		if (line && line[0] == '#')
+			wrap_text(out, 80, pre, more, line);
+		else if (line)
+			wrap_command(out, 80, pre, win ? " ^" : " \\", line);
+		free(line);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
 static void
 indent(FILE *out, const char *text, const char *pre)
 {
@@ -516,11 +543,12 @@ machine_line(FILE *out, const struct plan *p, const struct plan_machine *m)
 	fprintf(out, ", Python %s\n", m->python[0] ? m->python : "unknown");
 }
 
-int
-plan_render_text(FILE *out, const struct plan *p, const struct plan_machine *m, int format,
-		 const struct plan_steps *s, const char *driver_fix, bool color)
+/* The plan's head: what it is, the machine, what rules out newer releases,
+ * or what blocks every one. Returns whether steps follow. */
+static bool
+plan_head(FILE *out, const struct plan *p, const struct plan_machine *m, const char *driver_fix,
+	  const char *b0, const char *b1)
 {
-	const char *b0 = color ? "\033[1m" : "", *b1 = color ? "\033[0m" : "";
 	int i, k;
 
 	if (p->ok)
@@ -566,16 +594,47 @@ plan_render_text(FILE *out, const struct plan *p, const struct plan_machine *m, 
 		if (p->newest_ok[0] && p->asked[0])
 			fprintf(out, "\nThe newest release that works here: %s %s (gpudoctor plan %s)\n",
 				plan_fw_title(p->fw), p->newest_ok, plan_fw_name(p->fw));
-		return ferror(out) ? -1 : 0;
+		return false;
 	}
+	return true;
+}
+
+int
+plan_render_text(FILE *out, const struct plan *p, const struct plan_machine *m, int format,
+		 const struct plan_steps *s, const char *driver_fix, bool color)
+{
+	const char *b0 = color ? "\033[1m" : "", *b1 = color ? "\033[0m" : "";
+	bool win = p->os == PLAN_OS_WINDOWS && format != PLAN_FMT_DOCKER;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	bool steps;
+
+	if (!mem)
+		return -1;
+	steps = plan_head(mem, p, m, driver_fix, b0, b1);
+	if (fclose(mem) != 0) {
+		free(text);
+		return -1;
+	}
+	if (text)
+		wrap_fit(out, 80, text);
+	free(text);
+	if (!steps)
+		return ferror(out) ? -1 : 0;
 	fprintf(out, "\n%sSteps (%s)%s%s%s:\n", b0, plan_format_name(format), s->file ? ", " : "",
 		s->file ? s->file : "", b1);
-	indent(out, s->steps.s, "  ");
+	if (s->file && format == PLAN_FMT_REQUIREMENTS)
+		indent(out, s->steps.s, "  "); /* a requirements file has no continuation */
+	else
+		commands(out, s->steps.s, "  ", win);
 	if (s->then.len) {
 		fprintf(out, "then:\n");
-		indent(out, s->then.s, "  ");
+		commands(out, s->then.s, "  ", win);
 	}
-	fprintf(out, "\n%sVerify:%s\n  %s\n  %s\n", b0, b1, s->verify, s->verify_fw);
+	fprintf(out, "\n%sVerify:%s\n", b0, b1);
+	commands(out, s->verify, "  ", win);
+	commands(out, s->verify_fw, "  ", win);
 	fprintf(out, "  (gpudoctor doctor --deep, when it arrives, will also check %s itself)\n",
 		plan_fw_title(p->fw));
 	return ferror(out) ? -1 : 0;

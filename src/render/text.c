@@ -7,6 +7,7 @@
 #include "render/render.h"
 #include "base/buf.h"
 #include "base/str.h"
+#include "render/wrap.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -71,55 +72,20 @@ row(const struct out *w, const char *label, const char *fmt, ...)
 	fputc('\n', w->fp);
 }
 
-/* Print text wrapped at the width: the first line starts with `first`
- * spaces, the others with `indent`. Words longer than a line stay whole. */
 static void
-wrap_hanging(const struct out *w, int first, int indent, const char *text)
+wrap_hanging_out(const struct out *w, int first, int indent, const char *text)
 {
-	int width = w->o->width > 20 ? w->o->width : 80;
-	int col_ = 0;
-	bool started = false;
-	const char *p = text;
+	char a[64], b[64];
 
-	while (*p) {
-		const char *e = p;
-		int len;
-
-		while (*e && *e != ' ' && *e != '\n')
-			e++;
-		len = (int)(e - p);
-		if (col_ == 0) {
-			int n = started ? indent : first;
-			fprintf(w->fp, "%*s", n, "");
-			col_ = n;
-			started = true;
-		} else if (col_ + 1 + len > width) {
-			fprintf(w->fp, "\n%*s", indent, "");
-			col_ = indent;
-		} else {
-			fputc(' ', w->fp);
-			col_++;
-		}
-		started = true;
-		fwrite(p, 1, (size_t)len, w->fp);
-		col_ += len;
-		p = e;
-		while (*p == ' ')
-			p++;
-		if (*p == '\n') {
-			fputc('\n', w->fp);
-			col_ = 0;
-			p++;
-		}
-	}
-	if (col_)
-		fputc('\n', w->fp);
+	snprintf(a, sizeof(a), "%*s", first, "");
+	snprintf(b, sizeof(b), "%*s", indent, "");
+	wrap_text(w->fp, w->o->width > 20 ? w->o->width : 80, a, b, text);
 }
 
 static void
 wrap(const struct out *w, int indent, const char *text)
 {
-	wrap_hanging(w, indent, indent, text);
+	wrap_hanging_out(w, indent, indent, text);
 }
 
 static const char *
@@ -599,36 +565,6 @@ section_resources(const struct out *w, const struct facts *f)
 
 /* ---- findings -------------------------------------------------------------- */
 
-/* The programs a fix's command lines start with. A fix line whose first
- * word (after sudo) is one of these, or that starts with '#' or blanks, is
- * printed verbatim so it can be pasted; other lines are prose and wrapped. */
-static const char *const command_words[] = {
-	"akmods", "apt", "apt-get", "bash", "cat", "chmod", "cp", "curl", "dmesg", "docker",
-	"dnf", "dpkg", "dracut", "echo", "export", "fuser", "getent", "grep", "kill", "kubectl",
-	"ldconfig", "ldd", "ln", "ls", "lsmod", "lspci", "mkinitcpio", "modinfo", "modprobe",
-	"mokutil", "mv", "newgrp", "nvidia-ctk", "nvidia-modprobe", "nvidia-persistenced",
-	"nvidia-smi", "pacman", "pip", "printf", "ps", "python3", "reboot", "rm", "rmmod", "rpm",
-	"sed", "sh", "sudo", "systemctl", "tee", "ubuntu-drivers", "unset", "update-initramfs",
-	"update-secureboot-policy", "usermod", "wsl", "yum", "zypper", NULL,
-};
-
-static bool
-is_command_line(const char *line)
-{
-	size_t n;
-	int i;
-
-	if (line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '$')
-		return true;
-	if (str_starts(line, "sudo "))
-		line += 5;
-	n = strcspn(line, " ");
-	for (i = 0; command_words[i]; i++)
-		if (strlen(command_words[i]) == n && !strncmp(line, command_words[i], n))
-			return true;
-	return false;
-}
-
 static void
 print_finding(const struct out *w, const struct finding *fi)
 {
@@ -659,7 +595,7 @@ print_finding(const struct out *w, const struct finding *fi)
 		buf_init(&b);
 		buf_addf(&b, "- %s", fi->evidence[k]);
 		fprintf(w->fp, "%s", col(w, C_DIM));
-		wrap_hanging(w, 4, 6, b.s);
+		wrap_hanging_out(w, 4, 6, b.s);
 		fprintf(w->fp, "%s", col(w, C_RESET));
 		buf_release(&b);
 	}
@@ -672,7 +608,7 @@ print_finding(const struct out *w, const struct finding *fi)
 			char *line = strndup(p, n);
 
 			/* commands and indented lines verbatim; prose wrapped */
-			if (line && is_command_line(line))
+			if (line && wrap_is_command(line))
 				fprintf(w->fp, "    %s%s%s\n", col(w, C_GREEN), line, col(w, C_RESET));
 			else if (line)
 				wrap(w, 4, line);
