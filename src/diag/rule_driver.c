@@ -421,6 +421,48 @@ check_too_old(const struct facts *f, struct findings *out)
 	buf_release(&b);
 }
 
+/*
+ * A GPU newer than the driver: its architecture arrived with CUDA X.Y
+ * (arch_support), so no driver older than CUDA X.Y's minimum knows its PCI
+ * id; the kernel module leaves it alone ("NVRM: ... is not supported") and
+ * cuInit finds no device. Judged from the GPU's PCI id and the driver's
+ * version alone, so it holds even when nothing could talk to the GPU.
+ */
+static void
+check_gpu_newer_than_driver(const struct facts *f, struct findings *out)
+{
+	const char *drv = f->driver.version[0] ? f->driver.version : f->kmod.nvidia_version;
+	char label[F_NAME + 32];
+	int i;
+
+	if (!drv[0] || !full_version(drv))
+		return;
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		const struct kb_arch *a;
+		const struct kb_cuda_driver *row;
+		struct finding *fd;
+		struct buf b;
+
+		if (!g->compute_capability[0] || !(a = kb_arch_by_cc(g->compute_capability)) ||
+		    !a->cuda_min || !a->cuda_min[0] || !(row = kb_cuda_driver(a->cuda_min)) ||
+		    !row->linux_min || !row->linux_min[0] || vers_cmp(drv, row->linux_min) >= 0)
+			continue;
+		rule_gpu_label(g, label, sizeof(label));
+		fd = findings_add(out, "driver.too_old", SEV_ERROR,
+				  "The driver %s predates %s: it cannot drive this GPU", drv, label);
+		finding_evidence(fd, "%s architecture (compute capability %s) arrived with CUDA %s",
+				 a->architecture, g->compute_capability, a->cuda_min);
+		finding_evidence(fd, "CUDA %s needs Linux driver >= %s; installed: %s", a->cuda_min,
+				 row->linux_min, drv);
+		buf_init(&b);
+		buf_addf(&b, "Install a driver that knows this GPU, %s or newer:\n", row->linux_min);
+		fix_install_driver(&b, f);
+		finding_fix(fd, b.s);
+		buf_release(&b);
+	}
+}
+
 /* ---- driver.init_failed ---------------------------------------------------------------- */
 
 static void
@@ -692,6 +734,7 @@ rule_driver(const struct facts *f, struct findings *out)
 	check_libcuda_missing(f, out);
 	check_version_mismatch(f, out);
 	check_too_old(f, out);
+	check_gpu_newer_than_driver(f, out);
 	check_init_failed(f, out);
 	check_forward_compat(f, out);
 	check_probe_state(f, out);

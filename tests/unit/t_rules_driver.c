@@ -127,6 +127,40 @@ test_version_mismatch(void **state)
 	free(f);
 }
 
+/* An RTX 4090 (Ada, CUDA 11.8 on) with the 515 driver of mid-2022. */
+static void
+test_gpu_newer_than_driver(void **state)
+{
+	struct facts *f = ubuntu_3090("515.65.01");
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	STR_COPY(f->gpus[0].name, "NVIDIA GeForce RTX 4090");
+	f->gpus[0].device = 0x2684;
+	STR_COPY(f->gpus[0].compute_capability, "8.9");
+	STR_COPY(f->driver.cuda_version, "11.7");
+	f->driver.cuda_driver_version = 11070;
+	f->nlibs = 0;
+	run_rule(rule_driver, f, &fs);
+	fd = find_id(&fs, "driver.too_old");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_non_null(strstr(fd->title, "515.65.01 predates"));
+	assert_true(evidence_has(fd, "Ada Lovelace architecture (compute capability 8.9) arrived "
+				     "with CUDA 11.8"));
+	assert_true(evidence_has(fd, "CUDA 11.8 needs Linux driver >= 520.61.05"));
+	assert_true(fix_has(fd, "520.61.05 or newer"));
+	findings_release(&fs);
+
+	/* the RTX 3090 (Ampere, CUDA 11.1 on) is known to 515 */
+	STR_COPY(f->gpus[0].compute_capability, "8.6");
+	run_rule(rule_driver, f, &fs);
+	assert_false(findings_has(&fs, "driver.too_old"));
+	findings_release(&fs);
+	free(f);
+}
+
 static void
 test_too_old(void **state)
 {
@@ -335,6 +369,7 @@ main(void)
 		cmocka_unit_test(test_libcuda_missing),
 		cmocka_unit_test(test_version_mismatch),
 		cmocka_unit_test(test_too_old),
+		cmocka_unit_test(test_gpu_newer_than_driver),
 		cmocka_unit_test(test_init_failed),
 		cmocka_unit_test(test_forward_compat),
 		cmocka_unit_test(test_probe_crashed_and_timeout),
