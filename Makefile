@@ -6,7 +6,7 @@
 #   make         build build/gpudoctor
 #   make dev     build with -Werror
 #   make kb      regenerate src/kb/kb_data.c from data/kb/*.tsv
-#   make bench   print timing figures (bench/doctor.sh)
+#   make bench   print timing figures (bench/doctor.sh, bench/explain.sh)
 #
 # BUILD=dir selects the output directory; SAN=1 builds with ASan+UBSan.
 
@@ -124,8 +124,9 @@ kb-check: $(BUILD)/tools/gen-kb
 	@$(BUILD)/tools/gen-kb data/kb | cmp -s - src/kb/kb_data.c \
 		|| { echo "src/kb/kb_data.c is out of date: run make kb"; exit 1; }
 
-bench: all
+bench: all $(BUILD)/tests/tools/maxrss
 	@sh bench/doctor.sh $(BUILD)/gpudoctor
+	@sh bench/explain.sh $(BUILD)/gpudoctor
 
 format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h src/*.h)

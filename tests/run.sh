@@ -188,6 +188,25 @@ run_fixtures() {
 				ok
 			fi
 		fi
+		if [ -f "$dir/explain.log" ]; then
+			# the machine's log, explained with its facts (--here)
+			# shellcheck disable=SC2086
+			(cd "$work" && IFS='
+' && exec env -i $fenv "$top/$b/gpudoctor" explain --here --root "$work/root" --color never $args "$dir/explain.log") \
+				> "$work/explain.out" 2> "$work/explain.err"
+			missing=""
+			while IFS= read -r re; do
+				[ -z "$re" ] && continue
+				grep -q -E -- "$re" "$work/explain.out" || missing="$missing
+$re"
+			done < "$dir/explain.grep"
+			if [ -n "$missing" ]; then
+				bad "$name.explain" "no line matches:$missing
+$(head -c 1500 "$work/explain.out")"
+			else
+				ok
+			fi
+		fi
 	done
 }
 

@@ -12,6 +12,8 @@ const struct command commands[] = {
 	 .summary = "compatibility tables: framework, driver, GPU, CUDA (no probing)"},
 	{.name = "plan", .fn = cmd_plan,
 	 .summary = "the install steps for a framework that will work on this machine"},
+	{.name = "explain", .fn = cmd_explain,
+	 .summary = "read a log or an error message: its root cause and the fix"},
 	{.name = "help", .fn = cmd_help, .summary = "show help for gpudoctor or a command"},
 	{.name = "version", .fn = cmd_version, .summary = "print the version"},
 	{.name = NULL, .fn = NULL, .summary = NULL},

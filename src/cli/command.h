@@ -33,6 +33,7 @@ const char *command_suggest(const char *name);
 int cmd_doctor(int argc, char **argv);
 int cmd_compat(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

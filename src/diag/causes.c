@@ -71,6 +71,14 @@ hides(const struct cause *c, const char *id)
 	return false;
 }
 
+bool
+finding_explains(const char *cause, const char *id)
+{
+	const struct cause *c = cause_of(cause);
+
+	return c && hides(c, id);
+}
+
 /* Index of a present, not itself hidden, finding that explains fs->v[i];
  * -1 when none. `hidden` marks what is already known to be explained. */
 static long

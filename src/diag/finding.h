@@ -56,6 +56,8 @@ void finding_release(struct finding *f);
 /* causes.c: drop findings that a present root cause explains, naming them
  * in the cause's evidence. */
 void findings_explain(struct findings *fs);
+/* causes.c: whether a finding `cause` explains (hides) finding `id`. */
+bool finding_explains(const char *cause, const char *id);
 
 bool findings_has(const struct findings *fs, const char *id);
 enum severity findings_worst(const struct findings *fs); /* SEV_INFO when none */

@@ -80,6 +80,7 @@ LIST(kb_list_tf_and_cuda_pins, struct kb_tf_pin, KB_TF_AND_CUDA_PINS)
 LIST(kb_list_tf_sonames, struct kb_tf_soname, KB_TF_SONAMES)
 LIST(kb_list_torch_builds, struct kb_torch_build, KB_TORCH_BUILDS)
 LIST(kb_list_jax_builds, struct kb_jax_build, KB_JAX_BUILDS)
+LIST(kb_list_log_patterns, struct kb_log_pattern, KB_LOG_PATTERNS)
 
 int
 kb_info(enum kb_table t, struct kb_info *out)
@@ -93,7 +94,9 @@ kb_info(enum kb_table t, struct kb_info *out)
 	out->file = kb_schemas[t].file;
 	rows_of(t, &n);
 	out->rows = n;
-	if (n)
+	/* "newest" means something only where the key is a version or an id */
+	if (n && (kb_schemas[t].cols[kb_schemas[t].keys[0]].flags & KB_VERSION ||
+		  kb_schemas[t].cols[kb_schemas[t].keys[0]].type != KB_STR))
 		kb_tsv_key_str(&kb_schemas[t], kb_row(t, n - 1), 0, out->newest,
 			       sizeof(out->newest));
 	out->loaded = loaded[t].schema != NULL;

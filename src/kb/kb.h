@@ -30,6 +30,7 @@ enum kb_table {
 	KB_TF_SONAMES,
 	KB_TORCH_BUILDS,
 	KB_JAX_BUILDS,
+	KB_LOG_PATTERNS,
 	KB_NTABLES
 };
 
@@ -143,6 +144,25 @@ struct kb_jax_build {
 	const char *source;
 };
 
+/* log_patterns.tsv: the messages `gpudoctor explain` recognises in a log,
+ * each mapped to one finding ID. Sorted by key. Placeholders {name} in
+ * title, explain and fix name a capture; "\n" (two characters) in fix
+ * separates lines. */
+struct kb_log_pattern {
+	const char *key;                 /* "tf.dso.cudnn" */
+	const char *finding;             /* "lib.cudnn_missing" */
+	const char *severity;            /* error, warn, info */
+	const char *role;                /* cause, symptom, benign */
+	const char *framework;           /* tensorflow, torch, jax, cuda, ... */
+	const char *anchor;              /* literal, matched case-insensitively */
+	const char *regex;               /* POSIX ERE on the line; "" = anchor decides */
+	const char *captures;            /* a name per group: "soname -"; "" none */
+	const char *title;
+	const char *explain;
+	const char *fix;
+	const char *source;
+};
+
 /* ---- loading ---------------------------------------------------------- */
 
 /* Replace tables with the files found in dir (<dir>/cuda_driver.tsv, ...):
@@ -173,6 +193,7 @@ const struct kb_tf_pin *kb_list_tf_and_cuda_pins(size_t *n);
 const struct kb_tf_soname *kb_list_tf_sonames(size_t *n);
 const struct kb_torch_build *kb_list_torch_builds(size_t *n);
 const struct kb_jax_build *kb_list_jax_builds(size_t *n);
+const struct kb_log_pattern *kb_list_log_patterns(size_t *n);
 
 /* What `compat --kb-info` prints per table. */
 struct kb_info {

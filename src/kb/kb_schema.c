@@ -6,6 +6,7 @@
 #include "kb/kb_schema.h"
 #include "base/str.h"
 
+#include <regex.h>
 #include <string.h>
 
 #define COL(st, f, t, fl) {.name = #f, .type = (t), .flags = (fl), .offset = offsetof(st, f)}
@@ -47,6 +48,118 @@ check_torch_build(const void *row, char *msg, size_t size)
 	}
 	return 0;
 }
+
+static const char *const severities[] = {"error", "warn", "info", NULL};
+static const char *const roles[] = {"cause", "symptom", "benign", NULL};
+static const char *const frameworks[] = {
+	"tensorflow", "torch", "jax", "xla", "cuda", "cudnn", "cublas", "nccl", "nvml",
+	"docker", "wsl", "windows", "kernel", "python", "any", NULL,
+};
+static const char *const layers[] = {
+	"host", "hw", "kmod", "driver", "lib", "fw", "env", "mem", "rt", NULL,
+};
+
+static bool
+in_list(const char *const *list, const char *s, size_t len)
+{
+	for (; *list; list++)
+		if (strlen(*list) == len && !strncmp(*list, s, len))
+			return true;
+	return false;
+}
+
+/* Every {name} in text is one of the captures (or a name the engine
+ * always provides). */
+static int
+check_placeholders(const char *col, const char *text, const char *captures, char *msg,
+		   size_t size)
+{
+	const char *p = text, *end;
+	char name[32];
+
+	while ((p = strchr(p, '{')) != NULL) {
+		end = strchr(p, '}');
+		if (!end || (size_t)(end - p - 1) >= sizeof(name) || end == p + 1) {
+			str_fmt(msg, size, "%s: unterminated or empty {placeholder}", col);
+			return -1;
+		}
+		memcpy(name, p + 1, (size_t)(end - p - 1));
+		name[end - p - 1] = '\0';
+		if (!kb_has_word(captures, name)) {
+			str_fmt(msg, size, "%s: {%s} is not among the captures", col, name);
+			return -1;
+		}
+		p = end + 1;
+	}
+	return 0;
+}
+
+/* log_patterns: a usable anchor, a regex that compiles with one named
+ * capture per group, a known finding layer, benign rows that are
+ * rt.benign_warning at info. */
+static int
+check_log_pattern(const void *row, char *msg, size_t size)
+{
+	const struct kb_log_pattern *r = row;
+	const char *dot = strchr(r->finding, '.');
+	size_t ncap = 0, i;
+	const char *w;
+
+	if (!dot || !in_list(layers, r->finding, (size_t)(dot - r->finding)) || !dot[1]) {
+		str_fmt(msg, size, "finding %s is not layer.name with a known layer", r->finding);
+		return -1;
+	}
+	if (!strcmp(r->role, "benign") &&
+	    (strcmp(r->finding, "rt.benign_warning") || strcmp(r->severity, "info"))) {
+		str_copy(msg, size, "a benign row is rt.benign_warning at severity info");
+		return -1;
+	}
+	if (strlen(r->anchor) < 8) {
+		str_fmt(msg, size, "anchor \"%s\" is shorter than 8 characters", r->anchor);
+		return -1;
+	}
+	for (w = r->captures; *w;) {
+		size_t len = strcspn(w, " ");
+		if (len && !(len == 1 && *w == '-') && !in_list(kb_capture_names, w, len)) {
+			str_fmt(msg, size, "capture \"%.*s\" is not a known name", (int)len, w);
+			return -1;
+		}
+		ncap += len > 0;
+		w += len;
+		w += *w == ' ';
+	}
+	if (r->regex[0]) {
+		regex_t re;
+		int rc = regcomp(&re, r->regex, REG_EXTENDED | REG_ICASE);
+		if (rc) {
+			char e[128];
+			regerror(rc, &re, e, sizeof(e));
+			str_fmt(msg, size, "regex does not compile: %s", e);
+			return -1;
+		}
+		i = re.re_nsub;
+		regfree(&re);
+		if (i != ncap) {
+			str_fmt(msg, size, "regex has %zu groups but %zu captures are named", i,
+				ncap);
+			return -1;
+		}
+	} else if (ncap) {
+		str_copy(msg, size, "captures named without a regex");
+		return -1;
+	}
+	if (check_placeholders("title", r->title, r->captures, msg, size) < 0 ||
+	    check_placeholders("explain", r->explain, r->captures, msg, size) < 0 ||
+	    check_placeholders("fix", r->fix, r->captures, msg, size) < 0)
+		return -1;
+	return 0;
+}
+
+const char *const kb_capture_names[] = {
+	"soname", "dll", "cuda", "cudnn", "driver", "requested", "free", "total", "capacity",
+	"reserved", "cc", "error", "code", "gpu", "xid", "path", "package", "version",
+	"expected", "found", NULL,
+};
 
 const struct kb_schema kb_schemas[KB_NTABLES] = {
 	[KB_CUDA_DRIVER] = {
@@ -186,6 +299,27 @@ const struct kb_schema kb_schemas[KB_NTABLES] = {
 		.nkeys = 1, .keys = {0},
 		.nranges = 1, .ranges = {{1, 2}},
 		.check_row = check_torch_build,
+	},
+	[KB_LOG_PATTERNS] = {
+		.id = KB_LOG_PATTERNS, .name = "log_patterns", .file = "log_patterns.tsv",
+		.ctype = "struct kb_log_pattern", .row_size = sizeof(struct kb_log_pattern),
+		.ncols = 12,
+		.cols = {
+			COL(struct kb_log_pattern, key, KB_STR, KB_REQUIRED | KB_WLIST),
+			COL(struct kb_log_pattern, finding, KB_STR, KB_REQUIRED | KB_WLIST),
+			COLA(struct kb_log_pattern, severity, KB_REQUIRED, severities),
+			COLA(struct kb_log_pattern, role, KB_REQUIRED, roles),
+			COLA(struct kb_log_pattern, framework, KB_REQUIRED, frameworks),
+			COL(struct kb_log_pattern, anchor, KB_STR, KB_REQUIRED),
+			COL(struct kb_log_pattern, regex, KB_STR, 0),
+			COL(struct kb_log_pattern, captures, KB_STR, 0),
+			COL(struct kb_log_pattern, title, KB_STR, KB_REQUIRED),
+			COL(struct kb_log_pattern, explain, KB_STR, KB_REQUIRED),
+			COL(struct kb_log_pattern, fix, KB_STR, 0),
+			SRC(struct kb_log_pattern),
+		},
+		.nkeys = 1, .keys = {0},
+		.check_row = check_log_pattern,
 	},
 	[KB_JAX_BUILDS] = {
 		.id = KB_JAX_BUILDS, .name = "jax_builds", .file = "jax_builds.tsv",

@@ -63,6 +63,9 @@ struct kb_schema {
 	int (*check_row)(const void *row, char *msg, size_t size);
 };
 
+/* The capture names log_patterns rows may use (NULL-terminated). */
+extern const char *const kb_capture_names[];
+
 /* Descriptors indexed by enum kb_table. */
 extern const struct kb_schema kb_schemas[KB_NTABLES];
 

@@ -1,0 +1,540 @@
+/*
+ * explain.c - the log matcher (see explain.h).
+ *
+ * One Aho-Corasick pass per line finds every pattern anchor and the GPU
+ * and error words at once; only a line that holds an anchor is cleaned
+ * and put to the pattern's regular expression. When several patterns
+ * match a line, the one with the longest anchor wins: it is the most
+ * specific. A line with a GPU word and an error word that no pattern
+ * explains is kept as rt.unknown.
+ */
+#include "explain/explain.h"
+#include "base/buf.h"
+#include "base/str.h"
+#include "base/vers.h"
+#include "base/xalloc.h"
+#include "explain/acmatch.h"
+#include "kb/kb_schema.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KW_GPU 0x100000u
+#define KW_ERR 0x200000u
+#define KW_WSL 0x400000u
+#define KW_CVD 0x800000u
+#define MAX_HITS 64
+#define MAX_GROUPS 10
+#define WINDOW 4096              /* bytes of a long line put to a regex */
+
+/* Words that make a line GPU-related, and words that make it an error;
+ * a line with both that no pattern explains is reported as rt.unknown. */
+static const char *const gpu_words[] = {
+	"cuda", "cudnn", "cublas", "cufft", "curand", "cusolver", "cusparse", "nccl", "nvidia",
+	"nvml", "gpu", "tensorrt", "nvrtc", "ptxas", "libdevice", "cuinit", NULL,
+};
+static const char *const error_words[] = {
+	"error", "failed", "failure", "fatal", "exception", "abort", "cannot", "could not",
+	"couldn't", "unable to", "not found", "segmentation fault", NULL,
+};
+
+/* Words that say the log comes from WSL2, where a missing libcuda means
+ * the Windows driver is missing or too old (rank.c). */
+static const char *const wsl_words[] = {
+	"wsl2", "/usr/lib/wsl/", "microsoft-standard-wsl", NULL,
+};
+
+/* ---- cleaning -------------------------------------------------------- */
+
+/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len, i;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* Length of the escape sequence at s[0] == ESC. */
+static size_t
+escape_len(const unsigned char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 2)
+		return 1;
+	if (s[1] == '[') {      /* CSI: parameters, intermediates, final */
+		for (i = 2; i < n && s[i] >= 0x20 && s[i] <= 0x3f; i++)
+			;
+		return i < n && s[i] >= 0x40 && s[i] <= 0x7e ? i + 1 : i;
+	}
+	if (s[1] == ']') {      /* OSC: up to BEL or ESC \ */
+		for (i = 2; i < n; i++) {
+			if (s[i] == 0x07)
+				return i + 1;
+			if (s[i] == 0x1b && i + 1 < n && s[i + 1] == '\\')
+				return i + 2;
+		}
+		return n;
+	}
+	return 2;
+}
+
+size_t
+explain_clean(const unsigned char *s, size_t len, char *out, size_t size)
+{
+	size_t i = 0, o = 0;
+
+	if (!size)
+		return 0;
+	while (i < len) {
+		unsigned c = s[i];
+		size_t n;
+
+		if (c == 0x1b) {
+			i += escape_len(s + i, len - i);
+			continue;
+		}
+		if (c == '\t' || c < 0x20 || c == 0x7f) {
+			if (o + 1 >= size)
+				break;
+			out[o++] = c == '\t' ? ' ' : '?';
+			i++;
+			continue;
+		}
+		n = utf8_len(s + i, len - i);
+		if (n == 0) {                   /* invalid UTF-8: one '?' per byte */
+			if (o + 1 >= size)
+				break;
+			out[o++] = '?';
+			i++;
+			continue;
+		}
+		if (o + n >= size)
+			break;
+		memcpy(out + o, s + i, n);
+		o += n;
+		i += n;
+	}
+	while (o && out[o - 1] == ' ')
+		o--;
+	out[o] = '\0';
+	return o;
+}
+
+/* The value given to CUDA_VISIBLE_DEVICES right after the name in s
+ * (`CUDA_VISIBLE_DEVICES="2,3"`, `CUDA_VISIBLE_DEVICES: -1`); false when
+ * no '=' or ':' follows (the name only mentioned). */
+static bool
+visible_devices_value(const unsigned char *s, size_t len, char *out, size_t size)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '"' || s[i] == '\''))
+		i++;
+	if (i >= len || (s[i] != '=' && s[i] != ':'))
+		return false;
+	i++;
+	while (i < len && (s[i] == ' ' || s[i] == '"' || s[i] == '\''))
+		i++;
+	while (i < len && o + 1 < size && (isalnum(s[i]) || s[i] == ',' || s[i] == '-' || s[i] == '_'))
+		out[o++] = (char)s[i++];
+	out[o] = '\0';
+	return true;
+}
+
+/* ---- setup ----------------------------------------------------------- */
+
+int
+explain_init(struct explain *x, char *err, size_t errsize)
+{
+	size_t i;
+
+	memset(x, 0, sizeof(*x));
+	x->pats = kb_list_log_patterns(&x->npats);
+	if (!x->pats || !x->npats) {
+		str_copy(err, errsize, "the knowledge base has no log patterns (log_patterns.tsv)");
+		return -1;
+	}
+	x->re = xcalloc(x->npats, sizeof(*x->re));
+	x->has_re = xcalloc(x->npats, sizeof(*x->has_re));
+	x->acm = acm_new();
+	for (i = 0; i < x->npats; i++) {
+		const struct kb_log_pattern *p = &x->pats[i];
+		if (p->regex[0]) {
+			int rc = regcomp(&x->re[i], p->regex, REG_EXTENDED | REG_ICASE);
+			if (rc) {
+				char e[128];
+				regerror(rc, &x->re[i], e, sizeof(e));
+				str_fmt(err, errsize, "log pattern %s: %s", p->key, e);
+				explain_release(x);
+				return -1;
+			}
+			x->has_re[i] = true;
+		}
+		if (acm_add(x->acm, p->anchor, strlen(p->anchor), (unsigned)i) < 0) {
+			str_fmt(err, errsize, "log pattern %s: anchor too long", p->key);
+			explain_release(x);
+			return -1;
+		}
+	}
+	for (i = 0; gpu_words[i]; i++)
+		acm_add(x->acm, gpu_words[i], strlen(gpu_words[i]), KW_GPU | (unsigned)i);
+	for (i = 0; error_words[i]; i++)
+		acm_add(x->acm, error_words[i], strlen(error_words[i]), KW_ERR | (unsigned)i);
+	for (i = 0; wsl_words[i]; i++)
+		acm_add(x->acm, wsl_words[i], strlen(wsl_words[i]), KW_WSL | (unsigned)i);
+	acm_add(x->acm, "CUDA_VISIBLE_DEVICES", strlen("CUDA_VISIBLE_DEVICES"), KW_CVD);
+	if (acm_build(x->acm) < 0) {
+		str_copy(err, errsize, "cannot build the pattern matcher");
+		explain_release(x);
+		return -1;
+	}
+	x->line_size = WINDOW + 1;
+	x->line = xmalloc(x->line_size);
+	return 0;
+}
+
+static void
+cause_release(struct explain_cause *c)
+{
+	size_t i;
+	int k;
+
+	free(c->title);
+	free(c->explain);
+	free(c->fix);
+	for (i = 0; i < c->nquotes; i++)
+		free(c->quotes[i].text);
+	for (i = 0; i < c->ncaps; i++)
+		for (k = 0; k < c->caps[i].nvalues; k++)
+			free(c->caps[i].values[k]);
+	for (k = 0; k < c->nevidence; k++)
+		free(c->evidence[k]);
+	for (i = 0; i < c->nfolded; i++)
+		free(c->folded[i].title);
+	memset(c, 0, sizeof(*c));
+}
+
+void
+explain_release(struct explain *x)
+{
+	size_t i;
+
+	if (x->re)
+		for (i = 0; i < x->npats; i++)
+			if (x->has_re[i])
+				regfree(&x->re[i]);
+	free(x->re);
+	free(x->has_re);
+	acm_free(x->acm);
+	for (i = 0; i < x->ncauses; i++)
+		cause_release(&x->causes[i]);
+	free(x->causes);
+	free(x->line);
+	memset(x, 0, sizeof(*x));
+}
+
+/* ---- recording a match ----------------------------------------------- */
+
+static enum explain_role
+role_of(const char *s)
+{
+	if (!strcmp(s, "symptom"))
+		return EXPLAIN_SYMPTOM;
+	if (!strcmp(s, "benign"))
+		return EXPLAIN_BENIGN;
+	return EXPLAIN_CAUSE;
+}
+
+static bool
+all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Write a captured value in the form gpudoctor uses everywhere: CUDA and
+ * cuDNN version numbers as dotted versions, compute capabilities as "8.6",
+ * no sentence's full stop or comma at the end. `found` and `expected` are
+ * versions of what the finding is about (cuDNN for lib.cudnn_*). */
+static void
+normalize(const char *name, const char *finding, const char *v, char *out, size_t size)
+{
+	char tmp[128];
+	size_t len;
+	long n;
+
+	if (!strcmp(name, "found") || !strcmp(name, "expected"))
+		name = str_starts(finding, "lib.cudnn") ? "cudnn" :
+		       str_starts(finding, "lib.cuda") || str_starts(finding, "driver.") ? "cuda" : name;
+	str_copy(out, size, v);
+	len = strlen(out);
+	while (len && strchr(".,;:", out[len - 1]))
+		out[--len] = '\0';
+	STR_COPY(tmp, out);
+	v = tmp;
+	if (!strcmp(name, "cuda") && all_digits(v) && strlen(v) >= 4) {
+		vers_from_cuda_int((int)strtol(v, NULL, 10), out, size);
+	} else if (!strcmp(name, "cudnn") && all_digits(v) && strlen(v) >= 4 && strlen(v) <= 6) {
+		n = strtol(v, NULL, 10);
+		if (n >= 10000)
+			str_fmt(out, size, "%ld.%ld.%ld", n / 10000, n / 100 % 100, n % 100);
+		else
+			str_fmt(out, size, "%ld.%ld.%ld", n / 1000, n / 100 % 10, n % 100);
+	} else if (!strcmp(name, "cc")) {
+		const char *d = v;
+		while (*d && !isdigit((unsigned char)*d))
+			d++;
+		if (all_digits(d) && strlen(d) >= 2 && strlen(d) <= 3)
+			str_fmt(out, size, "%.*s.%c", (int)strlen(d) - 1, d, d[strlen(d) - 1]);
+	}
+}
+
+static struct explain_cause *
+cause_for(struct explain *x, const struct kb_log_pattern *p, const char *id,
+	  enum explain_role role)
+{
+	struct explain_cause *c;
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++) {
+		c = &x->causes[i];
+		if (c->role != role || strcmp(c->id, id))
+			continue;
+		/* harmless messages stay apart: each has its own explanation */
+		if (role == EXPLAIN_BENIGN && c->pattern != p)
+			continue;
+		return c;
+	}
+	if (x->ncauses == x->acauses) {
+		x->acauses = x->acauses ? x->acauses * 2 : 16;
+		x->causes = xrealloc(x->causes, x->acauses * sizeof(*x->causes));
+	}
+	c = &x->causes[x->ncauses++];
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->role = role;
+	c->pattern = p;
+	c->severity = SEV_INFO;
+	return c;
+}
+
+static void
+add_value(struct explain_cause *c, const char *name, const char *value)
+{
+	struct explain_capture *cap = NULL;
+	size_t i;
+	int k;
+
+	if (!value[0])
+		return;
+	for (i = 0; i < c->ncaps; i++)
+		if (!strcmp(c->caps[i].name, name))
+			cap = &c->caps[i];
+	if (!cap) {
+		if (c->ncaps == EXPLAIN_MAX_CAPS)
+			return;
+		cap = &c->caps[c->ncaps++];
+		cap->name = name;
+	}
+	for (k = 0; k < cap->nvalues; k++)
+		if (!strcmp(cap->values[k], value))
+			return;
+	if (cap->nvalues < EXPLAIN_MAX_VALUES)
+		cap->values[cap->nvalues++] = xstrdup(value);
+}
+
+/* The name of capture group g (1-based) of a pattern, or NULL for "-". */
+static const char *
+group_name(const char *captures, size_t g)
+{
+	const char *const *n;
+	const char *w = captures;
+	size_t len, k = 1;
+
+	while (*w) {
+		len = strcspn(w, " ");
+		if (k == g) {
+			if (len == 1 && *w == '-')
+				return NULL;
+			for (n = kb_capture_names; *n; n++)
+				if (strlen(*n) == len && !strncmp(*n, w, len))
+					return *n;
+			return NULL;
+		}
+		k++;
+		w += len;
+		w += *w == ' ';
+	}
+	return NULL;
+}
+
+static void
+record(struct explain *x, size_t pi, const char *text, const regmatch_t *m, size_t ngroups,
+       unsigned long line, enum explain_role role_override, const char *id_override)
+{
+	const struct kb_log_pattern *p = pi < x->npats ? &x->pats[pi] : NULL;
+	enum explain_role role = p ? role_of(p->role) : role_override;
+	const char *id = p ? p->finding : id_override;
+	struct explain_cause *c = cause_for(x, p, id, role);
+	int sev = p ? severity_parse(p->severity) : SEV_WARN;
+	size_t g;
+
+	if (sev > (int)c->severity)
+		c->severity = (enum severity)sev;
+	c->count++;
+	if (c->nlines < EXPLAIN_MAX_LINES && (!c->nlines || c->lines[c->nlines - 1] != line))
+		c->lines[c->nlines++] = line;
+	if (c->nquotes < (role == EXPLAIN_UNKNOWN ? EXPLAIN_MAX_UNKNOWN : EXPLAIN_MAX_QUOTES) &&
+	    (!c->nquotes || c->quotes[c->nquotes - 1].line != line)) {
+		const char *t = text + strspn(text, " ");
+		size_t n = strlen(t);
+		struct explain_quote *q = &c->quotes[c->nquotes++];
+		q->line = line;
+		if (n > EXPLAIN_QUOTE_MAX) {
+			/* cut on a character boundary, mark the cut */
+			n = EXPLAIN_QUOTE_MAX;
+			while (n && ((unsigned char)t[n] & 0xc0) == 0x80)
+				n--;
+			q->text = xasprintf("%.*s...", (int)n, t);
+		} else {
+			q->text = xstrdup(t);
+		}
+	}
+	if (!p || !m)
+		return;
+	for (g = 1; g < ngroups; g++) {
+		const char *name = group_name(p->captures, g);
+		char raw[128], val[128];
+		size_t n;
+
+		if (!name || m[g].rm_so < 0)
+			continue;
+		n = (size_t)(m[g].rm_eo - m[g].rm_so);
+		if (n >= sizeof(raw))
+			n = sizeof(raw) - 1;
+		memcpy(raw, text + m[g].rm_so, n);
+		raw[n] = '\0';
+		normalize(name, p->finding, str_trim(raw), val, sizeof(val));
+		add_value(c, name, val);
+	}
+}
+
+void
+explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned long line)
+{
+	struct acm_hit hits[MAX_HITS];
+	size_t n, i, best = SIZE_MAX, best_len = 0, first_end = 0, off;
+	regmatch_t m[MAX_GROUPS], best_m[MAX_GROUPS];
+	size_t best_groups = 0;
+	bool gpu = false, error = false, anchor = false;
+
+	x->lines = line;
+	n = acm_scan(x->acm, s, len, hits, MAX_HITS);
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		if (hits[i].id & KW_CVD) {
+			if (!x->cvd_line &&
+			    visible_devices_value(s + hits[i].end, len - hits[i].end, x->cvd_value,
+						  sizeof(x->cvd_value)))
+				x->cvd_line = line;
+		} else if (hits[i].id & KW_WSL) {
+			if (!x->wsl_line)
+				x->wsl_line = line;
+		} else if (hits[i].id & KW_GPU)
+			gpu = true;
+		else if (hits[i].id & KW_ERR)
+			error = true;
+		else if (!anchor) {
+			anchor = true;
+			first_end = hits[i].end;
+		}
+	}
+	if (!anchor && !(gpu && error))
+		return;
+	/* a long line: the window around the first anchor */
+	off = 0;
+	if (len > WINDOW)
+		off = first_end > WINDOW / 2 ? first_end - WINDOW / 2 : 0;
+	if (off + WINDOW < len)
+		len = off + WINDOW;
+	explain_clean(s + off, len - off, x->line, x->line_size);
+	for (i = 0; anchor && i < n; i++) {
+		unsigned id = hits[i].id;
+		size_t alen;
+
+		if (id & (KW_GPU | KW_ERR | KW_WSL | KW_CVD))
+			continue;
+		alen = strlen(x->pats[id].anchor);
+		if (best != SIZE_MAX && (alen < best_len || (alen == best_len && id > best)))
+			continue;
+		if (x->has_re[id]) {
+			size_t ng = x->re[id].re_nsub + 1;
+			if (ng > MAX_GROUPS)
+				ng = MAX_GROUPS;
+			if (regexec(&x->re[id], x->line, ng, m, 0) != 0)
+				continue;
+			memcpy(best_m, m, ng * sizeof(*m));
+			best_groups = ng;
+		} else {
+			best_groups = 0;
+		}
+		best = id;
+		best_len = alen;
+	}
+	if (best != SIZE_MAX)
+		record(x, best, x->line, best_groups ? best_m : NULL, best_groups, line,
+		       EXPLAIN_CAUSE, NULL);
+	else if (gpu && error)
+		record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
+}
+
+int
+explain_stream(struct explain *x, struct logread *r)
+{
+	const unsigned char *seg;
+	size_t len;
+	unsigned long line;
+	int rc;
+
+	while ((rc = logread_next(r, &seg, &len, &line)) > 0)
+		explain_line(x, seg, len, line);
+	x->bytes = r->bytes;
+	x->lines = r->line - 1 + r->partial;
+	return rc;
+}

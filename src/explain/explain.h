@@ -1,0 +1,132 @@
+/*
+ * explain.h - a log in, the causes out: each line is matched against the
+ * pattern table of the knowledge base (data/kb/log_patterns.tsv), the
+ * matches are gathered per finding ID with their line numbers and the
+ * values they captured, and at the end the causes are folded (a root
+ * cause takes its consequences) and ranked.
+ *
+ * Memory stays flat whatever the log's size: per cause a fixed number of
+ * line numbers, quoted lines and distinct captured values is kept, the
+ * rest only counted.
+ *
+ *   struct explain x;
+ *   explain_init(&x, err, sizeof(err));
+ *   explain_stream(&x, &reader);        (or explain_line for each line)
+ *   explain_finish(&x);
+ *   ... x.causes[0 .. x.ncauses) in rank order ...
+ *   explain_release(&x);
+ */
+#ifndef GPUDOCTOR_EXPLAIN_H
+#define GPUDOCTOR_EXPLAIN_H
+
+#include "diag/finding.h"
+#include "explain/logread.h"
+#include "kb/kb.h"
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EXPLAIN_MAX_LINES 12     /* line numbers kept per cause */
+#define EXPLAIN_MAX_QUOTES 3     /* lines quoted per cause */
+#define EXPLAIN_MAX_VALUES 6     /* distinct values kept per capture name */
+#define EXPLAIN_MAX_CAPS 8       /* capture names per cause */
+#define EXPLAIN_MAX_EVIDENCE 10
+#define EXPLAIN_MAX_FOLDED 8
+#define EXPLAIN_MAX_UNKNOWN 10   /* unexplained lines quoted */
+#define EXPLAIN_QUOTE_MAX 240    /* characters of a quoted line */
+
+enum explain_role {
+	EXPLAIN_CAUSE,
+	EXPLAIN_SYMPTOM,
+	EXPLAIN_BENIGN,
+	EXPLAIN_UNKNOWN,
+};
+
+struct explain_quote {
+	unsigned long line;
+	char *text;                      /* cleaned: no colour codes, valid UTF-8 */
+};
+
+struct explain_capture {
+	const char *name;                /* one of kb_capture_names */
+	char *values[EXPLAIN_MAX_VALUES];
+	int nvalues;
+};
+
+/* A cause folded into another, or a symptom attached to it. */
+struct explain_folded {
+	const char *id;
+	char *title;
+	unsigned long line;              /* its first line */
+	unsigned long count;
+};
+
+struct explain_cause {
+	const char *id;                  /* finding ID */
+	enum severity severity;
+	enum explain_role role;
+	const struct kb_log_pattern *pattern; /* the first row that matched */
+	char *title, *explain, *fix;     /* placeholders filled (explain_finish) */
+	unsigned long lines[EXPLAIN_MAX_LINES];
+	size_t nlines;
+	unsigned long count;             /* matching lines, all of them */
+	struct explain_quote quotes[EXPLAIN_MAX_UNKNOWN]; /* EXPLAIN_MAX_QUOTES for known ones */
+	size_t nquotes;
+	struct explain_capture caps[EXPLAIN_MAX_CAPS];
+	size_t ncaps;
+	char *evidence[EXPLAIN_MAX_EVIDENCE]; /* derived facts, then this machine's */
+	int nevidence;
+	struct explain_folded folded[EXPLAIN_MAX_FOLDED];
+	size_t nfolded;
+	unsigned long nfolded_all;
+	bool hidden;                     /* folded into another cause */
+};
+
+struct explain {
+	/* the compiled pattern table */
+	struct acm *acm;
+	const struct kb_log_pattern *pats;
+	size_t npats;
+	regex_t *re;                     /* per pattern; valid where has_re */
+	bool *has_re;
+	/* what was read */
+	uint64_t bytes;
+	unsigned long lines;             /* last line number seen */
+	unsigned long wsl_line;          /* first line that says WSL2; 0 none */
+	unsigned long cvd_line;          /* first line that sets CUDA_VISIBLE_DEVICES; 0 none */
+	char cvd_value[64];              /* the value it sets */
+	struct explain_cause *causes;    /* after explain_finish: ranked, hidden removed */
+	size_t ncauses, acauses;
+	char *line;                      /* scratch: the cleaned line */
+	size_t line_size;
+};
+
+/* Compile the pattern table in use (kb_list_log_patterns). 0, or -1 with
+ * a message (a row whose regex does not compile, an empty table). */
+int explain_init(struct explain *x, char *err, size_t errsize);
+void explain_release(struct explain *x);
+
+/* Match one line (raw bytes, any content). */
+void explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned long line);
+/* Match every segment of r; 0, or -1 on a read error (r->error). */
+int explain_stream(struct explain *x, struct logread *r);
+/* Fill placeholders, derive evidence, fold and rank. Call once. */
+void explain_finish(struct explain *x);
+
+/* Add a line of evidence to a cause (after explain_finish). */
+void explain_evidence(struct explain_cause *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The first value captured under name, or NULL. */
+const char *explain_value(const struct explain_cause *c, const char *name);
+/* The worst severity of the causes that are not harmless; SEV_INFO when
+ * none. */
+enum severity explain_worst(const struct explain *x);
+
+/* Copy a raw line into out[size] as clean text: colour and other escape
+ * sequences dropped, control characters and invalid UTF-8 as '?', at most
+ * size-1 bytes (cut on a character boundary). Returns the length. */
+size_t explain_clean(const unsigned char *s, size_t len, char *out, size_t size);
+
+#endif

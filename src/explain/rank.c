@@ -1,0 +1,485 @@
+/*
+ * rank.c - from matches to an answer (explain_finish): the placeholders
+ * of each pattern's title, explanation and fix filled with what the log
+ * said, the facts those values imply (which CUDA a soname belongs to,
+ * which TensorFlow loads it, which architecture a compute capability is),
+ * then the root causes take their consequences and the causes are put in
+ * order: errors before warnings, lower layers (driver before library
+ * before framework) first, then by first line. Harmless messages and
+ * unexplained lines come last.
+ */
+#include "explain/explain.h"
+#include "base/buf.h"
+#include "base/str.h"
+#include "base/vers.h"
+#include "base/xalloc.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_HIDES 8
+
+/* What a log shows beyond the doctor's table (diag/causes.c, also used):
+ * a message that follows from another in the same log. */
+static const struct {
+	const char *cause;
+	const char *hides[MAX_HIDES];
+} log_folds[] = {
+	/* TensorFlow reports a failed cuDNN/cuBLAS handle when memory ran out */
+	{"mem.oom", {"rt.cudnn_init_failed", "rt.cublas_init_failed"}},
+	{"lib.cudnn_missing", {"rt.cudnn_init_failed"}},
+	{"lib.cudnn_version_mismatch", {"rt.cudnn_init_failed", "lib.cudnn_missing"}},
+	{"driver.libcuda_missing", {"driver.init_failed", "driver.no_visible_device"}},
+	{"driver.too_old", {"driver.init_failed", "lib.cuda_version_mismatch"}},
+	{"driver.version_mismatch", {"kmod.nvidia_not_loaded", "driver.init_failed"}},
+	{"driver.forward_compat_unsupported", {"driver.init_failed"}},
+	{"host.container_toolkit_missing",
+	 {"driver.libcuda_missing", "driver.init_failed", "driver.no_visible_device",
+	  "kmod.nvidia_not_loaded", "kmod.device_nodes_missing"}},
+	{"rt.xid_error", {"driver.init_failed", "rt.kernel_fault", "kmod.nvidia_not_loaded"}},
+};
+
+void
+explain_evidence(struct explain_cause *c, const char *fmt, ...)
+{
+	va_list ap;
+	struct buf b;
+	int k;
+
+	if (c->nevidence == EXPLAIN_MAX_EVIDENCE)
+		return;
+	buf_init_cap(&b, 4096);
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	for (k = 0; k < c->nevidence; k++)
+		if (!strcmp(c->evidence[k], b.s)) {
+			buf_release(&b);
+			return;
+		}
+	c->evidence[c->nevidence++] = buf_detach(&b);
+}
+
+const char *
+explain_value(const struct explain_cause *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncaps; i++)
+		if (!strcmp(c->caps[i].name, name) && c->caps[i].nvalues)
+			return c->caps[i].values[0];
+	return NULL;
+}
+
+enum severity
+explain_worst(const struct explain *x)
+{
+	enum severity w = SEV_INFO;
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++)
+		if (x->causes[i].role != EXPLAIN_BENIGN && x->causes[i].severity > w)
+			w = x->causes[i].severity;
+	return w;
+}
+
+/* ---- placeholders ---------------------------------------------------- */
+
+static const struct explain_capture *
+cap_named(const struct explain_cause *c, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncaps; i++)
+		if (strlen(c->caps[i].name) == len && !strncmp(c->caps[i].name, name, len))
+			return &c->caps[i];
+	return NULL;
+}
+
+/* The template with {name} replaced by the values captured under that
+ * name (joined by ", ") and the two characters \n by a newline. */
+static char *
+fill(const struct explain_cause *c, const char *t)
+{
+	struct buf b;
+
+	buf_init_cap(&b, 8192);
+	while (*t) {
+		if (t[0] == '\\' && t[1] == 'n') {
+			buf_addch(&b, '\n');
+			t += 2;
+		} else if (*t == '{' && strchr(t, '}')) {
+			const char *e = strchr(t, '}');
+			const struct explain_capture *cap = cap_named(c, t + 1, (size_t)(e - t - 1));
+			int k;
+			if (!cap || !cap->nvalues)
+				buf_adds(&b, "(not shown)");
+			for (k = 0; cap && k < cap->nvalues; k++) {
+				if (k)
+					buf_adds(&b, ", ");
+				buf_adds(&b, cap->values[k]);
+			}
+			t = e + 1;
+		} else {
+			buf_addch(&b, *t++);
+		}
+	}
+	return buf_detach(&b);
+}
+
+/* ---- derived facts ---------------------------------------------------- */
+
+/* "libcudart.so.11.0" -> "CUDA 11.0 runtime"; "cudnn64_8.dll" -> "cuDNN 8".
+ * Writes "" when the name says nothing certain. */
+static void
+library_meaning(const char *name, char *out, size_t size)
+{
+	const char *v;
+	char ver[32];
+
+	out[0] = '\0';
+	if (str_starts(name, "libcudart.so.")) {
+		str_fmt(out, size, "the CUDA %s runtime", name + strlen("libcudart.so."));
+	} else if (str_starts(name, "libcudnn") && (v = strstr(name, ".so.")) != NULL) {
+		vers_truncate(v + 4, 1, ver, sizeof(ver));
+		str_fmt(out, size, "cuDNN %s", ver);
+	} else if (str_starts(name, "cudart64_") && str_ends(name, ".dll")) {
+		size_t n = strlen(name) - strlen("cudart64_") - strlen(".dll");
+		v = name + strlen("cudart64_");
+		if (n == 3)
+			str_fmt(out, size, "the CUDA %.2s.%c runtime (Windows)", v, v[2]);
+		else if (n == 2)
+			str_fmt(out, size, "the CUDA %.2s runtime (Windows)", v);
+	} else if (str_starts(name, "cudnn64_") && str_ends(name, ".dll")) {
+		str_fmt(out, size, "cuDNN %.*s (Windows)",
+			(int)(strlen(name) - strlen("cudnn64_") - strlen(".dll")),
+			name + strlen("cudnn64_"));
+	}
+}
+
+struct tf_range {
+	const char *lo, *hi;             /* NULL: no TensorFlow loads it */
+	bool open;                       /* up to the newest release */
+};
+
+/* The TensorFlow releases that load a library file name, from tf_sonames. */
+static struct tf_range
+tf_loaders(const char *name, char *out, size_t size)
+{
+	const struct kb_tf_soname *rows;
+	struct tf_range r = {NULL, NULL, false};
+	size_t n, i;
+
+	out[0] = '\0';
+	rows = kb_list_tf_sonames(&n);
+	for (i = 0; rows && i < n; i++) {
+		if (strcmp(rows[i].linux_soname, name) && strcmp(rows[i].windows_dll, name))
+			continue;
+		if (!r.lo || vers_cmp(rows[i].tf_min, r.lo) < 0)
+			r.lo = rows[i].tf_min;
+		if (!rows[i].tf_max[0])
+			r.open = true;
+		else if (!r.hi || vers_cmp(rows[i].tf_max, r.hi) > 0)
+			r.hi = rows[i].tf_max;
+	}
+	if (!r.lo)
+		return r;
+	if (r.open)
+		str_fmt(out, size, "TensorFlow %s and later", r.lo);
+	else if (!strcmp(r.lo, r.hi))
+		str_fmt(out, size, "TensorFlow %s", r.lo);
+	else
+		str_fmt(out, size, "TensorFlow %s to %s", r.lo, r.hi);
+	return r;
+}
+
+/* A library only TensorFlow releases before the [and-cuda] extra load:
+ * they take CUDA and cuDNN from the system, so say which ones, before the
+ * table's general fix. */
+static void
+tf_era_fix(struct explain_cause *c, const char *name, struct tf_range r)
+{
+	const struct kb_tf_build *b;
+	char *fix;
+
+	if (!r.hi || r.open || vers_cmp(r.hi, "2.14") >= 0 || !str_starts(c->id, "lib."))
+		return;
+	b = kb_tf_build(r.hi, str_ends(name, ".dll") ? "windows" : "linux", "gpu");
+	if (!b || !b->cuda[0])
+		return;
+	fix = xasprintf("%s is what TensorFlow %s%s%s load%s from the system: TensorFlow %s was "
+			"built for CUDA %s and cuDNN %s. Install that CUDA release and its cuDNN "
+			"(gpudoctor compat tensorflow %s), or move to TensorFlow 2.14 or later, "
+			"whose [and-cuda] extra brings them with pip:%s%s",
+			name, r.lo, strcmp(r.lo, r.hi) ? " to " : "", strcmp(r.lo, r.hi) ? r.hi : "",
+			strcmp(r.lo, r.hi) ? "" : "s", r.hi, b->cuda, b->cudnn[0] ? b->cudnn : "?", r.hi, c->fix ? "\n" : "",
+			c->fix ? c->fix : "");
+	free(c->fix);
+	c->fix = fix;
+}
+
+static void
+derive(struct explain_cause *c)
+{
+	bool era = false;
+	size_t i;
+	int k;
+
+	for (i = 0; i < c->ncaps; i++) {
+		const struct explain_capture *cap = &c->caps[i];
+		for (k = 0; k < cap->nvalues; k++) {
+			const char *v = cap->values[k];
+			char what[96], who[96];
+
+			if (!strcmp(cap->name, "soname") || !strcmp(cap->name, "dll")) {
+				struct tf_range r;
+
+				library_meaning(v, what, sizeof(what));
+				r = tf_loaders(v, who, sizeof(who));
+				if (!era && r.lo) {
+					tf_era_fix(c, v, r);
+					era = true;
+				}
+				if (what[0] && who[0])
+					explain_evidence(c, "%s is %s; %s load it", v, what, who);
+				else if (what[0])
+					explain_evidence(c, "%s is %s", v, what);
+				else if (who[0])
+					explain_evidence(c, "%s is loaded by %s", v, who);
+			} else if (!strcmp(cap->name, "cc")) {
+				const struct kb_arch *a = kb_arch_by_cc(v);
+				if (a && a->cuda_max[0])
+					explain_evidence(c, "compute capability %s is %s, supported by "
+							 "CUDA %s to %s", v, a->architecture,
+							 a->cuda_min, a->cuda_max);
+				else if (a)
+					explain_evidence(c, "compute capability %s is %s, supported "
+							 "from CUDA %s", v, a->architecture, a->cuda_min);
+			} else if (!strcmp(cap->name, "driver")) {
+				char max[32];
+				if (kb_driver_max_cuda(v, max, sizeof(max)) == 0)
+					explain_evidence(c, "driver %s runs CUDA up to %s", v, max);
+			}
+		}
+	}
+}
+
+/* ---- folding and order ----------------------------------------------- */
+
+static bool
+log_explains(const char *cause, const char *id)
+{
+	size_t i;
+	int k;
+
+	if (finding_explains(cause, id))
+		return true;
+	for (i = 0; i < sizeof(log_folds) / sizeof(log_folds[0]); i++) {
+		if (strcmp(log_folds[i].cause, cause))
+			continue;
+		for (k = 0; k < MAX_HIDES && log_folds[i].hides[k]; k++)
+			if (!strcmp(log_folds[i].hides[k], id))
+				return true;
+	}
+	return false;
+}
+
+static int
+role_rank(enum explain_role r)
+{
+	return r == EXPLAIN_BENIGN ? 2 : r == EXPLAIN_UNKNOWN ? 3 : 0;
+}
+
+static int
+cause_cmp(const void *pa, const void *pb)
+{
+	const struct explain_cause *a = pa, *b = pb;
+	char la[16], lb[16];
+	int d;
+
+	d = role_rank(a->role) - role_rank(b->role);
+	if (d)
+		return d;
+	if (a->severity != b->severity)
+		return (int)b->severity - (int)a->severity;
+	/* a cause before a symptom of the same weight */
+	d = (a->role == EXPLAIN_SYMPTOM) - (b->role == EXPLAIN_SYMPTOM);
+	if (d)
+		return d;
+	str_copy(la, sizeof(la), a->id);
+	str_copy(lb, sizeof(lb), b->id);
+	la[strcspn(la, ".")] = '\0';
+	lb[strcspn(lb, ".")] = '\0';
+	d = layer_rank(la) - layer_rank(lb);
+	if (d)
+		return d;
+	return a->lines[0] < b->lines[0] ? -1 : a->lines[0] > b->lines[0];
+}
+
+static void
+fold_into(struct explain_cause *into, struct explain_cause *c)
+{
+	size_t i;
+
+	c->hidden = true;
+	into->nfolded_all++;
+	if (into->nfolded < EXPLAIN_MAX_FOLDED) {
+		struct explain_folded *f = &into->folded[into->nfolded++];
+		f->id = c->id;
+		f->title = xstrdup(c->title ? c->title : c->id);
+		f->line = c->lines[0];
+		f->count = c->count;
+	}
+	/* what c had taken goes along */
+	for (i = 0; i < c->nfolded; i++) {
+		into->nfolded_all++;
+		if (into->nfolded < EXPLAIN_MAX_FOLDED) {
+			into->folded[into->nfolded] = c->folded[i];
+			into->folded[into->nfolded++].title = xstrdup(c->folded[i].title);
+		}
+	}
+}
+
+/*
+ * Inside WSL2 the driver libraries (libcuda, libnvidia-ml) come from the
+ * Windows driver through /usr/lib/wsl/lib; when a log that says WSL2
+ * misses them, the cause is the Windows side: no NVIDIA driver there, or
+ * a Windows or driver release without WSL2 GPU support.
+ */
+static void
+wsl_context(struct explain *x)
+{
+	size_t i;
+
+	if (!x->wsl_line)
+		return;
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		if (strcmp(c->id, "driver.libcuda_missing"))
+			continue;
+		c->id = "host.wsl_driver_missing";
+		c->role = EXPLAIN_CAUSE;
+		c->severity = SEV_ERROR;
+		free(c->title);
+		free(c->explain);
+		free(c->fix);
+		c->title = xstrdup("WSL2 has no driver library from Windows (libcuda / libnvidia-ml)");
+		c->explain = xstrdup("Inside WSL2 the NVIDIA driver libraries are provided by the "
+				     "Windows driver in /usr/lib/wsl/lib; they are missing when Windows "
+				     "has no NVIDIA driver, or a Windows or driver release without WSL2 "
+				     "GPU support (Windows 10 21H2 or Windows 11 is needed).");
+		c->fix = xstrdup("Install or update the NVIDIA driver on Windows (not inside WSL), "
+				 "update Windows, then restart WSL:\nwsl --shutdown\n"
+				 "Never install a Linux NVIDIA driver inside WSL2.");
+		explain_evidence(c, "the log says it comes from WSL2 (line %lu)", x->wsl_line);
+	}
+}
+
+/*
+ * A log that sets CUDA_VISIBLE_DEVICES and then finds no device: the
+ * variable hid every GPU (-1, empty) or named ones that do not exist
+ * ("2,3,7,8" on a one-GPU machine). A lone "0" is left alone: the first
+ * GPU exists wherever there is one, so the cause is elsewhere.
+ */
+static void
+visible_devices_context(struct explain *x)
+{
+	const char *v = x->cvd_value;
+	bool hides;
+	size_t i;
+
+	if (!x->cvd_line || !strcmp(v, "0"))
+		return;
+	hides = !v[0] || !strcmp(v, "-1") || !strcasecmp(v, "none") || !strcmp(v, "NoDevFiles");
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		if (strcmp(c->id, "driver.no_visible_device"))
+			continue;
+		c->id = hides ? "env.visible_devices_hides_all" : "env.visible_devices_invalid";
+		c->role = EXPLAIN_CAUSE;
+		c->severity = SEV_ERROR;
+		free(c->title);
+		free(c->fix);
+		c->title = hides ? xasprintf("CUDA_VISIBLE_DEVICES=%s hides every GPU", v)
+				 : xasprintf("CUDA_VISIBLE_DEVICES=%s names GPUs that CUDA does not find", v);
+		c->fix = xstrdup("List the GPUs that exist and their indices, then set the variable "
+				 "to those (or unset it):\nnvidia-smi -L\nunset CUDA_VISIBLE_DEVICES");
+		explain_evidence(c, "the log sets CUDA_VISIBLE_DEVICES=%s (line %lu) before CUDA "
+				 "found no device", v, x->cvd_line);
+	}
+}
+
+void
+explain_finish(struct explain *x)
+{
+	size_t i, j, n = 0;
+	long top = -1;
+
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		if (c->pattern) {
+			c->title = fill(c, c->pattern->title);
+			c->explain = fill(c, c->pattern->explain);
+			c->fix = c->pattern->fix[0] ? fill(c, c->pattern->fix) : NULL;
+			derive(c);
+		} else {
+			c->title = xasprintf("%lu GPU-related line%s that no known message explains",
+					     c->count, c->count == 1 ? "" : "s");
+			c->explain = xstrdup("These lines mention the GPU stack and an error, but "
+					     "match no message in gpudoctor's table.");
+		}
+	}
+	wsl_context(x);
+	visible_devices_context(x);
+	if (x->ncauses)
+		qsort(x->causes, x->ncauses, sizeof(*x->causes), cause_cmp);
+
+	/* a root cause takes what it explains; a taken cause takes nothing */
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		if (c->hidden || c->role != EXPLAIN_CAUSE)
+			continue;
+		for (j = 0; j < x->ncauses; j++) {
+			struct explain_cause *d = &x->causes[j];
+			if (j == i || d->hidden || (d->role != EXPLAIN_CAUSE &&
+						    d->role != EXPLAIN_SYMPTOM))
+				continue;
+			if (log_explains(c->id, d->id) && !log_explains(d->id, c->id))
+				fold_into(c, d);
+		}
+	}
+	/* symptoms belong to the first cause left, when there is one */
+	for (i = 0; i < x->ncauses && top < 0; i++)
+		if (!x->causes[i].hidden && x->causes[i].role == EXPLAIN_CAUSE &&
+		    x->causes[i].severity >= SEV_WARN)
+			top = (long)i;
+	for (i = 0; top >= 0 && i < x->ncauses; i++)
+		if (!x->causes[i].hidden && x->causes[i].role == EXPLAIN_SYMPTOM)
+			fold_into(&x->causes[top], &x->causes[i]);
+
+	for (i = 0; i < x->ncauses; i++) {
+		if (x->causes[i].hidden) {
+			/* its folded entries' titles were copied */
+			struct explain_cause *c = &x->causes[i];
+			size_t k;
+			int e;
+			free(c->title);
+			free(c->explain);
+			free(c->fix);
+			for (k = 0; k < c->nquotes; k++)
+				free(c->quotes[k].text);
+			for (k = 0; k < c->ncaps; k++)
+				for (e = 0; e < c->caps[k].nvalues; e++)
+					free(c->caps[k].values[e]);
+			for (e = 0; e < c->nevidence; e++)
+				free(c->evidence[e]);
+			for (k = 0; k < c->nfolded; k++)
+				free(c->folded[k].title);
+			continue;
+		}
+		x->causes[n++] = x->causes[i];
+	}
+	x->ncauses = n;
+}

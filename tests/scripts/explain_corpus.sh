@@ -1,0 +1,55 @@
+#!/bin/sh
+# tests/scripts/explain_corpus.sh BUILD - `gpudoctor explain` on the corpus
+# of real messages (tests/explain/corpus/*.log, format in its README):
+# for each file, the first-ranked cause must be its `# expect:` ID, every
+# `# also:` ID must be found (as a cause or as what one explains), and a
+# log of harmless messages only must exit 0. Prints "ok NAME" / "not ok NAME".
+b=${1:-build}
+cd "$(dirname "$0")/../.." || exit 1
+gd="$b/gpudoctor"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpudoctor-explain.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+for f in tests/explain/corpus/*.log; do
+	name=$(basename "$f" .log)
+	expect=$(sed -n 's/^# expect: *//p' "$f" | head -1)
+	also=$(sed -n 's/^# also: *//p' "$f" | head -1)
+	sed '1,/^---$/d' "$f" > "$tmp/log"
+	"$gd" explain --json "$tmp/log" > "$tmp/out.json" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -eq 3 ] || ! jq -e . "$tmp/out.json" > /dev/null 2>&1; then
+		echo "not ok explain $name: exit $rc, $(cat "$tmp/err")"
+		continue
+	fi
+	first=$(jq -r '.causes[0].id // "none"' "$tmp/out.json")
+	found=$(jq -r '[.causes[] | .id, .also_explains[].id] | unique | join(" ")' "$tmp/out.json")
+	miss=""
+	for id in $also; do
+		case " $found " in *" $id "*) ;; *) miss="$miss $id" ;; esac
+	done
+	if [ "$first" != "$expect" ]; then
+		echo "not ok explain $name: first $first, expected $expect (found: $found)"
+	elif [ -n "$miss" ]; then
+		echo "not ok explain $name: missing$miss (found: $found)"
+	elif [ "$expect" = "rt.benign_warning" ] && [ $rc -ne 0 ]; then
+		echo "not ok explain $name: a harmless log exits $rc"
+	else
+		echo "ok explain $name"
+	fi
+done
+
+# tests/explain/hard: real logs whose root cause the log alone does not
+# show (tests/explain/hard/README.md); explain must answer, and must not
+# call the real cause harmless.
+for f in tests/explain/hard/*.log; do
+	name=$(basename "$f" .log)
+	expect=$(sed -n 's/^# expect: *//p' "$f" | head -1)
+	sed '1,/^---$/d' "$f" > "$tmp/log"
+	"$gd" explain --json "$tmp/log" > "$tmp/out.json" 2> "$tmp/err"
+	rc=$?
+	harmless=$(jq -r --arg e "$expect" '[.causes[] | select(.role == "harmless" and .id == $e)] | length' "$tmp/out.json" 2>/dev/null)
+	if [ $rc -eq 3 ] || [ "$harmless" != 0 ]; then
+		echo "not ok explain hard/$name: exit $rc, harmless matches $harmless"
+	else
+		echo "ok explain hard/$name answers without calling $expect harmless"
+	fi
+done

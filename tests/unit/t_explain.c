@@ -1,0 +1,416 @@
+/*
+ * t_explain.c - unit tests of `explain`'s parts: the multi-string matcher
+ * (acmatch), the line reader (logread), line cleaning, and the engine on
+ * a small pattern table of its own (longest anchor wins, captures and
+ * their normal forms, symptoms folded into the cause, root causes taking
+ * their consequences, the order, harmless and unknown lines, flat memory).
+ */
+#include "unit.h"
+
+#include "explain/acmatch.h"
+#include "explain/explain.h"
+#include "explain/logread.h"
+#include "kb/kb.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- acmatch ---------------------------------------------------------- */
+
+static void
+acm_finds_overlapping_and_folds_case(void **state)
+{
+	struct acm *a = acm_new();
+	struct acm_hit h[8];
+	const char *text = "uSHERS and his";
+	size_t n;
+
+	(void)state;
+	assert_int_equal(acm_add(a, "he", 2, 1), 0);
+	assert_int_equal(acm_add(a, "she", 3, 2), 0);
+	assert_int_equal(acm_add(a, "HIS", 3, 3), 0);
+	assert_int_equal(acm_add(a, "hers", 4, 4), 0);
+	assert_int_equal(acm_add(a, "", 0, 5), -1);
+	assert_int_equal(acm_build(a), 0);
+	assert_int_equal(acm_add(a, "late", 4, 6), -1);
+	n = acm_scan(a, (const unsigned char *)text, strlen(text), h, 8);
+	assert_int_equal(n, 4);
+	/* "she" and "he" end at the same byte; each id once, first end */
+	assert_int_equal(h[0].id, 2);
+	assert_int_equal(h[0].end, 4);
+	assert_int_equal(h[1].id, 1);
+	assert_int_equal(h[1].end, 4);
+	assert_int_equal(h[2].id, 4);
+	assert_int_equal(h[2].end, 6);
+	assert_int_equal(h[3].id, 3);
+	assert_int_equal(h[3].end, strlen(text));
+	/* the hit array is bounded */
+	assert_int_equal(acm_scan(a, (const unsigned char *)text, strlen(text), h, 2), 2);
+	assert_int_equal(acm_scan(a, (const unsigned char *)"xyz", 3, h, 8), 0);
+	acm_free(a);
+}
+
+static void
+acm_handles_binary_bytes(void **state)
+{
+	struct acm *a = acm_new();
+	struct acm_hit h[4];
+	unsigned char junk[4096];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(junk); i++)
+		junk[i] = (unsigned char)(i * 131 + 7);
+	memcpy(junk + 1000, "\xff" "cuda\x00", 6);
+	assert_int_equal(acm_add(a, "cuda", 4, 9), 0);
+	assert_int_equal(acm_build(a), 0);
+	assert_true(acm_scan(a, junk, sizeof(junk), h, 4) >= 1);
+	assert_int_equal(h[0].id, 9);
+	assert_int_equal(h[0].end, 1005);
+	acm_free(a);
+}
+
+/* ---- logread ---------------------------------------------------------- */
+
+struct seg {
+	char text[64];
+	size_t len;
+	unsigned long line;
+};
+
+static size_t
+read_all(struct logread *r, struct seg *out, size_t max)
+{
+	const unsigned char *s;
+	size_t len, n = 0;
+	unsigned long line;
+
+	while (logread_next(r, &s, &len, &line) > 0 && n < max) {
+		out[n].len = len;
+		snprintf(out[n].text, sizeof(out[n].text), "%.*s", (int)(len < 63 ? len : 63), s);
+		out[n].line = line;
+		n++;
+	}
+	return n;
+}
+
+static void
+logread_splits_lf_crlf_and_cr(void **state)
+{
+	const char *t = "one\r\ntwo\n\nepoch 1\repoch 2\rdone\nlast";
+	struct logread r;
+	struct seg s[16];
+	size_t n;
+
+	(void)state;
+	logread_init_mem(&r, t, strlen(t));
+	n = read_all(&r, s, 16);
+	assert_int_equal(n, 6);
+	assert_string_equal(s[0].text, "one");
+	assert_int_equal(s[0].line, 1);
+	assert_string_equal(s[1].text, "two");
+	assert_int_equal(s[1].line, 2);
+	assert_string_equal(s[2].text, "epoch 1");
+	assert_int_equal(s[2].line, 4);
+	assert_string_equal(s[3].text, "epoch 2");
+	assert_int_equal(s[3].line, 4);
+	assert_string_equal(s[4].text, "done");
+	assert_int_equal(s[4].line, 4);
+	assert_string_equal(s[5].text, "last");
+	assert_int_equal(s[5].line, 5);
+	assert_int_equal(r.line - 1 + r.partial, 5);
+	assert_int_equal(r.bytes, strlen(t));
+	logread_release(&r);
+}
+
+/* A file bigger than the buffer, with a line longer than a segment. */
+static void
+logread_refills_and_cuts_long_lines(void **state)
+{
+	char path[] = "/tmp/t_explain.XXXXXX";
+	size_t longlen = LOGREAD_MAX_SEG * 2 + 100, i, segs = 0, total = 0;
+	unsigned long line, maxline = 0;
+	const unsigned char *s;
+	struct logread r;
+	size_t len;
+	FILE *fp;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	for (i = 0; i < 40000; i++)
+		fprintf(fp, "line %zu of a log that is larger than the read buffer\n", i + 1);
+	for (i = 0; i < longlen; i++)
+		fputc('x', fp);
+	fputc('\n', fp);
+	fputs("after\n", fp);
+	fclose(fp);
+
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	logread_init_fd(&r, fd);
+	while (logread_next(&r, &s, &len, &line) > 0) {
+		assert_true(len <= LOGREAD_MAX_SEG);
+		assert_true(line >= maxline);
+		maxline = line;
+		if (line == 40001) {
+			segs++;
+			total += len;
+		} else if (line <= 40000) {
+			char want[80];
+			snprintf(want, sizeof(want), "line %lu of a log", line);
+			assert_memory_equal(s, want, strlen(want));
+		} else {
+			assert_int_equal(line, 40002);
+			assert_memory_equal(s, "after", 5);
+		}
+	}
+	assert_int_equal(segs, 3);
+	assert_int_equal(total, longlen);
+	assert_int_equal(maxline, 40002);
+	assert_int_equal(r.line - 1 + r.partial, 40002);
+	logread_release(&r);
+	close(fd);
+	unlink(path);
+}
+
+/* ---- cleaning --------------------------------------------------------- */
+
+static void
+clean_drops_escapes_and_bad_utf8(void **state)
+{
+	char out[64];
+	const char *in = "\033[1;31mE\033[0m tensor\tflow \xff\xfe caf\xc3\xa9 \033]0;title\007ok\001";
+
+	(void)state;
+	explain_clean((const unsigned char *)in, strlen(in), out, sizeof(out));
+	assert_string_equal(out, "E tensor flow ?? caf\xc3\xa9 ok?");
+	/* a multi-byte character is not cut in half */
+	assert_int_equal(explain_clean((const unsigned char *)"ab\xc3\xa9", 4, out, 4), 2);
+	assert_string_equal(out, "ab");
+	/* overlong encodings and surrogates are invalid */
+	explain_clean((const unsigned char *)"\xc0\xaf\xed\xa0\x80", 5, out, sizeof(out));
+	assert_string_equal(out, "?????");
+}
+
+/* ---- the engine, on a table of its own -------------------------------- */
+
+static char kbdir[64];
+
+static const char table[] =
+	"key\tfinding\tseverity\trole\tframework\tanchor\tregex\tcaptures\ttitle\texplain\tfix\tsource\n"
+	"t.dso\tlib.cudnn_missing\terror\tcause\ttensorflow\tCould not load dynamic library\t"
+	"Could not load dynamic library '(libcudnn[^']*)'\tsoname\tno {soname}\tmissing\t"
+	"pip install x\\ngpudoctor plan tensorflow\ts\n"
+	"t.dso.cudart\tlib.cudart_missing\terror\tcause\ttensorflow\t"
+	"Could not load dynamic library 'libcudart\t"
+	"Could not load dynamic library '(libcudart[^']*)'\tsoname\tno {soname}\tmissing\t\ts\n"
+	"t.skip\tlib.cuda_lib_missing\terror\tsymptom\ttensorflow\tCannot dlopen some GPU libraries\t"
+	"\t\tskipped the GPU\tfollows\t\ts\n"
+	"t.cudnn\tlib.cudnn_version_mismatch\terror\tcause\ttensorflow\tLoaded runtime CuDNN library\t"
+	"Loaded runtime CuDNN library: ([0-9.]+) but source was compiled with: ([0-9.]+)\t"
+	"found expected\tcuDNN {found}, not {expected}\tmismatch\t\ts\n"
+	"t.handle\trt.cudnn_init_failed\terror\tcause\ttensorflow\tCould not create cudnn handle\t"
+	"\t\tno handle\thandle\t\ts\n"
+	"t.jax\tlib.cudnn_version_mismatch\terror\tcause\tjax\tbut JAX was built against\t"
+	"Found cuDNN version ([0-9]+), but JAX was built against version ([0-9]+)\t"
+	"found expected\tcuDNN {found} vs {expected}\tjax\t\ts\n"
+	"t.arch\tfw.arch_not_in_build\terror\tcause\ttorch\tis not compatible with the current PyTorch\t"
+	"with CUDA capability (sm_[0-9]+) is not compatible\tcc\tcc {cc}\tarch\t\ts\n"
+	"t.oom\tmem.oom\terror\tcause\ttorch\tCUDA out of memory\t"
+	"Tried to allocate ([0-9.]+ [KMG]iB)\trequested\tasked {requested}\toom\t\ts\n"
+	"t.numa\trt.benign_warning\tinfo\tbenign\ttensorflow\tNUMA node read from SysFS\t\t\tnuma\tok\t\ts\n"
+	"t.avx\trt.benign_warning\tinfo\tbenign\ttensorflow\toptimized to use available CPU\t\t\tcpu\tok\t\ts\n"
+	"t.ptx\tdriver.too_old\twarn\tcause\tcuda\tCUDA_ERROR_UNSUPPORTED_PTX_VERSION\t\t\tptx\told\t\ts\n";
+
+static int
+setup_kb(void **state)
+{
+	char path[128], err[512];
+	FILE *fp;
+
+	(void)state;
+	snprintf(kbdir, sizeof(kbdir), "/tmp/t_explain_kb.XXXXXX");
+	if (!mkdtemp(kbdir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/log_patterns.tsv", kbdir);
+	fp = fopen(path, "w");
+	if (!fp)
+		return -1;
+	fputs(table, fp);
+	fclose(fp);
+	if (kb_load_dir(kbdir, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+teardown_kb(void **state)
+{
+	char path[128];
+
+	(void)state;
+	kb_reset();
+	snprintf(path, sizeof(path), "%s/log_patterns.tsv", kbdir);
+	unlink(path);
+	rmdir(kbdir);
+	return 0;
+}
+
+static void
+run_text(struct explain *x, const char *text)
+{
+	char err[256];
+	struct logread r;
+
+	assert_int_equal(explain_init(x, err, sizeof(err)), 0);
+	logread_init_mem(&r, text, strlen(text));
+	assert_int_equal(explain_stream(x, &r), 0);
+	logread_release(&r);
+	explain_finish(x);
+}
+
+static void
+longest_anchor_wins_and_symptom_folds(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "2024 I numa: successful NUMA node read from SysFS had negative value (-1)\n"
+		     "W dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror\n"
+		     "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror\n"
+		     "W gpu_device.cc:1850] Cannot dlopen some GPU libraries. Skipping\n");
+	assert_int_equal(x.lines, 4);
+	assert_int_equal(x.ncauses, 3);
+	/* errors by layer, then first line: cudart (line 2) then cudnn */
+	assert_string_equal(x.causes[0].id, "lib.cudart_missing");
+	assert_string_equal(x.causes[0].title, "no libcudart.so.11.0");
+	assert_int_equal(x.causes[0].lines[0], 2);
+	/* the symptom went to the first cause */
+	assert_int_equal(x.causes[0].nfolded, 1);
+	assert_string_equal(x.causes[0].folded[0].id, "lib.cuda_lib_missing");
+	assert_int_equal(x.causes[0].folded[0].line, 4);
+	assert_string_equal(x.causes[1].id, "lib.cudnn_missing");
+	assert_string_equal(x.causes[1].fix, "pip install x\ngpudoctor plan tensorflow");
+	assert_string_equal(explain_value(&x.causes[1], "soname"), "libcudnn.so.8");
+	assert_string_equal(x.causes[2].id, "rt.benign_warning");
+	assert_int_equal(x.causes[2].role, EXPLAIN_BENIGN);
+	assert_int_equal(explain_worst(&x), SEV_ERROR);
+	explain_release(&x);
+}
+
+static void
+captures_take_normal_forms(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "RuntimeError: Found cuDNN version 8600, but JAX was built against version 90100\n"
+		     "UserWarning: NVIDIA A40 with CUDA capability sm_86 is not compatible with the current PyTorch installation.\n");
+	assert_int_equal(x.ncauses, 2);
+	assert_string_equal(x.causes[0].id, "lib.cudnn_version_mismatch");
+	assert_string_equal(x.causes[0].title, "cuDNN 8.6.0 vs 9.1.0");
+	assert_string_equal(x.causes[1].id, "fw.arch_not_in_build");
+	assert_string_equal(explain_value(&x.causes[1], "cc"), "8.6");
+	explain_release(&x);
+}
+
+static void
+root_cause_takes_consequence(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "E Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n"
+		     "E Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "lib.cudnn_version_mismatch");
+	assert_string_equal(x.causes[0].title, "cuDNN 8.1.0, not 8.6.0");
+	assert_int_equal(x.causes[0].nfolded, 1);
+	assert_string_equal(x.causes[0].folded[0].id, "rt.cudnn_init_failed");
+	explain_release(&x);
+}
+
+static void
+errors_before_warnings_and_unknown_last(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "cuModuleLoad failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION\n"
+		     "weird: cuda thing failed for no reason\n"
+		     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB\n"
+		     "just a line\n");
+	assert_int_equal(x.ncauses, 3);
+	assert_string_equal(x.causes[0].id, "mem.oom");
+	assert_string_equal(x.causes[0].title, "asked 20.00 MiB");
+	assert_string_equal(x.causes[1].id, "driver.too_old");
+	assert_string_equal(x.causes[2].id, "rt.unknown");
+	assert_int_equal(x.causes[2].quotes[0].line, 2);
+	assert_string_equal(x.causes[2].quotes[0].text, "weird: cuda thing failed for no reason");
+	explain_release(&x);
+}
+
+/* A cause seen a million times keeps a bounded record. */
+static void
+memory_stays_flat(void **state)
+{
+	char err[256];
+	struct explain x;
+	const char *l = "W Could not load dynamic library 'libcudnn.so.8'; dlerror: x";
+	unsigned long i;
+
+	(void)state;
+	assert_int_equal(explain_init(&x, err, sizeof(err)), 0);
+	for (i = 1; i <= 1000000; i++)
+		explain_line(&x, (const unsigned char *)l, strlen(l), i);
+	explain_finish(&x);
+	assert_int_equal(x.ncauses, 1);
+	assert_int_equal(x.causes[0].count, 1000000);
+	assert_int_equal(x.causes[0].nlines, EXPLAIN_MAX_LINES);
+	assert_int_equal(x.causes[0].nquotes, EXPLAIN_MAX_QUOTES);
+	explain_release(&x);
+}
+
+static void
+harmless_only_is_healthy(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "I This TensorFlow binary is optimized to use available CPU instructions\n"
+		     "I successful NUMA node read from SysFS had negative value (-1)\n");
+	assert_int_equal(x.ncauses, 2);
+	assert_int_equal(x.causes[0].role, EXPLAIN_BENIGN);
+	assert_int_equal(x.causes[1].role, EXPLAIN_BENIGN);
+	assert_int_equal(explain_worst(&x), SEV_INFO);
+	explain_release(&x);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(acm_finds_overlapping_and_folds_case),
+		cmocka_unit_test(acm_handles_binary_bytes),
+		cmocka_unit_test(logread_splits_lf_crlf_and_cr),
+		cmocka_unit_test(logread_refills_and_cuts_long_lines),
+		cmocka_unit_test(clean_drops_escapes_and_bad_utf8),
+		cmocka_unit_test(longest_anchor_wins_and_symptom_folds),
+		cmocka_unit_test(captures_take_normal_forms),
+		cmocka_unit_test(root_cause_takes_consequence),
+		cmocka_unit_test(errors_before_warnings_and_unknown_last),
+		cmocka_unit_test(memory_stays_flat),
+		cmocka_unit_test(harmless_only_is_healthy),
+	};
+
+	return cmocka_run_group_tests(tests, setup_kb, teardown_kb);
+}
