@@ -156,6 +156,27 @@ static const struct {
 	{"mem.oom", {"mem.held_by_other_process", "mem.low_free"}},
 };
 
+/* The GPUs CUDA can number, for a log whose process saw none. */
+static void
+gpu_list(struct explain_cause *c, const struct facts *f)
+{
+	const char *v = facts_env_value(f, "CUDA_VISIBLE_DEVICES");
+	int i;
+
+	if (!f->ngpus)
+		explain_evidence(c, "this machine has no NVIDIA GPU");
+	for (i = 0; i < f->ngpus; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		if (g->cuda_valid)
+			explain_evidence(c, "this machine's CUDA device %d: %s (%s)", g->cuda_index,
+					 g->name, g->pci_bus_id);
+		else
+			explain_evidence(c, "this machine has %s at %s", g->name, g->pci_bus_id);
+	}
+	if (v)
+		explain_evidence(c, "CUDA_VISIBLE_DEVICES here is \"%s\"", v);
+}
+
 /* The doctor's finding with this ID (any environment), preferring one
  * with a fix; else one the table above names for it. */
 static const struct finding *
@@ -223,5 +244,7 @@ explain_here(struct explain *x, const struct facts *f, const struct findings *fs
 			gpu_state(c, f, true);
 		if (!strcmp(c->id, "fw.arch_not_in_build") || !strcmp(c->id, "hw.arch_too_old"))
 			gpu_state(c, f, false);
+		if (str_starts(c->id, "env.visible_devices") || !strcmp(c->id, "driver.no_visible_device"))
+			gpu_list(c, f);
 	}
 }

@@ -7,6 +7,8 @@
 #include "base/xalloc.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +21,7 @@ logread_init_fd(struct logread *r, int fd)
 	r->size = LOGREAD_BUF;
 	r->owned = true;
 	r->line = 1;
+	r->nl_at = SIZE_MAX;
 }
 
 void
@@ -30,6 +33,7 @@ logread_init_mem(struct logread *r, const char *s, size_t len)
 	r->size = r->end = len;
 	r->eof = true;
 	r->line = 1;
+	r->nl_at = SIZE_MAX;
 }
 
 void
@@ -49,6 +53,9 @@ refill(struct logread *r)
 	if (r->start) {
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
 		r->end -= r->start;
+		if (r->nl_at != SIZE_MAX)
+			r->nl_at -= r->start;
+		r->clean_upto = r->clean_upto > r->start ? r->clean_upto - r->start : 0;
 		r->start = 0;
 	}
 	for (;;) {
@@ -66,6 +73,28 @@ refill(struct logread *r)
 	}
 }
 
+/* The next LF at or after start, searched once for all the segments
+ * before it (a progress bar's thousand CR-separated segments share one
+ * line); NULL when none in the data read so far. */
+static unsigned char *
+next_lf(struct logread *r)
+{
+	size_t from;
+	unsigned char *p;
+
+	if (r->nl_at != SIZE_MAX && r->nl_at >= r->start)
+		return r->buf + r->nl_at;
+	from = r->clean_upto > r->start ? r->clean_upto : r->start;
+	p = from < r->end ? memchr(r->buf + from, '\n', r->end - from) : NULL;
+	if (p) {
+		r->nl_at = (size_t)(p - r->buf);
+	} else {
+		r->nl_at = SIZE_MAX;
+		r->clean_upto = r->end;
+	}
+	return p;
+}
+
 int
 logread_next(struct logread *r, const unsigned char **seg, size_t *len, unsigned long *line)
 {
@@ -73,11 +102,14 @@ logread_next(struct logread *r, const unsigned char **seg, size_t *len, unsigned
 		unsigned char *p = r->buf + r->start;
 		size_t avail = r->end - r->start;
 		size_t win = avail < LOGREAD_MAX_SEG ? avail : LOGREAD_MAX_SEG;
-		unsigned char *nl = memchr(p, '\n', win);
-		unsigned char *cr = memchr(p, '\r', nl ? (size_t)(nl - p) : win);
-		unsigned char *d = cr ? cr : nl;
+		unsigned char *nl = next_lf(r);
+		unsigned char *cr, *d;
 		size_t n;
 
+		if (nl && (size_t)(nl - p) >= win)
+			nl = NULL;
+		cr = memchr(p, '\r', nl ? (size_t)(nl - p) : win);
+		d = cr ? cr : nl;
 		if (!d && win < LOGREAD_MAX_SEG && !r->eof) {
 			if (refill(r) < 0)
 				return -1;
@@ -94,6 +126,8 @@ logread_next(struct logread *r, const unsigned char **seg, size_t *len, unsigned
 		if (d && *d == '\n') {
 			r->line++;
 			r->partial = false;
+			r->nl_at = SIZE_MAX;
+			r->clean_upto = r->start;
 		} else {
 			r->partial = true;
 		}

@@ -26,6 +26,8 @@ struct logread {
 	bool partial;            /* bytes of line `line` were read: lines so far = line - 1 + partial */
 	uint64_t bytes;          /* bytes consumed so far */
 	int error;               /* errno of a failed read, or 0 */
+	size_t nl_at;            /* offset of the next LF at or after start; SIZE_MAX unknown */
+	size_t clean_upto;       /* [start, clean_upto) is known to hold no LF */
 };
 
 void logread_init_fd(struct logread *r, int fd);
