@@ -33,11 +33,14 @@ static const struct {
 	{"lib.cudnn_version_mismatch", {"rt.cudnn_init_failed", "lib.cudnn_missing"}},
 	{"driver.libcuda_missing", {"driver.init_failed", "driver.no_visible_device"}},
 	{"driver.too_old", {"driver.init_failed", "lib.cuda_version_mismatch"}},
-	{"driver.version_mismatch", {"kmod.nvidia_not_loaded", "driver.init_failed"}},
+	/* a broken host driver makes the container toolkit fail too */
+	{"driver.version_mismatch",
+	 {"kmod.nvidia_not_loaded", "driver.init_failed", "host.container_toolkit_missing"}},
+	{"kmod.nvidia_not_loaded", {"host.container_toolkit_missing"}},
 	{"driver.forward_compat_unsupported", {"driver.init_failed"}},
 	{"host.container_toolkit_missing",
 	 {"driver.libcuda_missing", "driver.init_failed", "driver.no_visible_device",
-	  "kmod.nvidia_not_loaded", "kmod.device_nodes_missing"}},
+	  "kmod.device_nodes_missing"}},
 	{"rt.xid_error", {"driver.init_failed", "rt.kernel_fault", "kmod.nvidia_not_loaded"}},
 };
 
