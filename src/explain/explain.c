@@ -185,22 +185,13 @@ explain_init(struct explain *x, char *err, size_t errsize)
 		str_copy(err, errsize, "the knowledge base has no log patterns (log_patterns.tsv)");
 		return -1;
 	}
+	/* expressions are compiled when their anchor is first seen (most
+	 * never are); every table was checked at load time (kb_schema.c) */
 	x->re = xcalloc(x->npats, sizeof(*x->re));
-	x->has_re = xcalloc(x->npats, sizeof(*x->has_re));
+	x->re_state = xcalloc(x->npats, sizeof(*x->re_state));
 	x->acm = acm_new();
 	for (i = 0; i < x->npats; i++) {
 		const struct kb_log_pattern *p = &x->pats[i];
-		if (p->regex[0]) {
-			int rc = regcomp(&x->re[i], p->regex, REG_EXTENDED | REG_ICASE);
-			if (rc) {
-				char e[128];
-				regerror(rc, &x->re[i], e, sizeof(e));
-				str_fmt(err, errsize, "log pattern %s: %s", p->key, e);
-				explain_release(x);
-				return -1;
-			}
-			x->has_re[i] = true;
-		}
 		if (acm_add(x->acm, p->anchor, strlen(p->anchor), (unsigned)i) < 0) {
 			str_fmt(err, errsize, "log pattern %s: anchor too long", p->key);
 			explain_release(x);
@@ -250,12 +241,12 @@ explain_release(struct explain *x)
 {
 	size_t i;
 
-	if (x->re)
+	if (x->re && x->re_state)
 		for (i = 0; i < x->npats; i++)
-			if (x->has_re[i])
+			if (x->re_state[i] > 0)
 				regfree(&x->re[i]);
 	free(x->re);
-	free(x->has_re);
+	free(x->re_state);
 	acm_free(x->acm);
 	for (i = 0; i < x->ncauses; i++)
 		cause_release(&x->causes[i]);
@@ -503,8 +494,14 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		alen = strlen(x->pats[id].anchor);
 		if (best != SIZE_MAX && (alen < best_len || (alen == best_len && id > best)))
 			continue;
-		if (x->has_re[id]) {
-			size_t ng = x->re[id].re_nsub + 1;
+		if (x->pats[id].regex[0]) {
+			size_t ng;
+			if (!x->re_state[id])
+				x->re_state[id] = regcomp(&x->re[id], x->pats[id].regex,
+							  REG_EXTENDED | REG_ICASE) ? -1 : 1;
+			if (x->re_state[id] < 0)
+				continue;
+			ng = x->re[id].re_nsub + 1;
 			if (ng > MAX_GROUPS)
 				ng = MAX_GROUPS;
 			if (regexec(&x->re[id], x->line, ng, m, 0) != 0)

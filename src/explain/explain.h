@@ -89,8 +89,8 @@ struct explain {
 	struct acm *acm;
 	const struct kb_log_pattern *pats;
 	size_t npats;
-	regex_t *re;                     /* per pattern; valid where has_re */
-	bool *has_re;
+	regex_t *re;                     /* per pattern; compiled where re_state > 0 */
+	signed char *re_state;           /* 0 not yet compiled, 1 compiled, -1 does not compile */
 	/* what was read */
 	uint64_t bytes;
 	unsigned long lines;             /* last line number seen */
@@ -103,8 +103,9 @@ struct explain {
 	size_t line_size;
 };
 
-/* Compile the pattern table in use (kb_list_log_patterns). 0, or -1 with
- * a message (a row whose regex does not compile, an empty table). */
+/* Build the matcher for the pattern table in use (kb_list_log_patterns);
+ * a row's expression is compiled when its anchor is first seen. 0, or -1
+ * with a message (an empty table, an anchor too long). */
 int explain_init(struct explain *x, char *err, size_t errsize);
 void explain_release(struct explain *x);
 
