@@ -87,3 +87,14 @@ str_eq(const char *a, const char *b)
 		return a == b;
 	return strcmp(a, b) == 0;
 }
+
+bool
+str_all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}

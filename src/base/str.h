@@ -23,5 +23,7 @@ char *str_trim(char *s);
 /* Strip one pair of matching quotes ("x" or 'x') in place; returns s. */
 char *str_unquote(char *s);
 bool str_eq(const char *a, const char *b); /* NULL-safe */
+/* Non-empty and nothing but ASCII digits. */
+bool str_all_digits(const char *s);
 
 #endif

@@ -45,17 +45,6 @@ struct cvd {
 };
 
 static bool
-all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-static bool
 uuid_known(const struct facts *f)
 {
 	int i;
@@ -101,7 +90,7 @@ cvd_entry_ok(const struct facts *f, const char *tok, struct cvd *cv)
 		STR_COPY(cv->why, "an empty entry");
 		return false;
 	}
-	if (all_digits(tok)) {
+	if (str_all_digits(tok)) {
 		int idx[1] = {0};
 		vers_parse(tok, idx, 1);
 		if (total > 0 && idx[0] >= total) {

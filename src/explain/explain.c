@@ -267,17 +267,6 @@ role_of(const char *s)
 	return EXPLAIN_CAUSE;
 }
 
-static bool
-all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
 /* Write a captured value in the form gpudoctor uses everywhere: CUDA and
  * cuDNN version numbers as dotted versions, compute capabilities as "8.6",
  * no sentence's full stop or comma at the end. `found` and `expected` are
@@ -298,9 +287,9 @@ normalize(const char *name, const char *finding, const char *v, char *out, size_
 		out[--len] = '\0';
 	STR_COPY(tmp, out);
 	v = tmp;
-	if (!strcmp(name, "cuda") && all_digits(v) && strlen(v) >= 4) {
+	if (!strcmp(name, "cuda") && str_all_digits(v) && strlen(v) >= 4) {
 		vers_from_cuda_int((int)strtol(v, NULL, 10), out, size);
-	} else if (!strcmp(name, "cudnn") && all_digits(v) && strlen(v) >= 4 && strlen(v) <= 6) {
+	} else if (!strcmp(name, "cudnn") && str_all_digits(v) && strlen(v) >= 4 && strlen(v) <= 6) {
 		n = strtol(v, NULL, 10);
 		if (n >= 10000)
 			str_fmt(out, size, "%ld.%ld.%ld", n / 10000, n / 100 % 100, n % 100);
@@ -310,7 +299,7 @@ normalize(const char *name, const char *finding, const char *v, char *out, size_
 		const char *d = v;
 		while (*d && !isdigit((unsigned char)*d))
 			d++;
-		if (all_digits(d) && strlen(d) >= 2 && strlen(d) <= 3)
+		if (str_all_digits(d) && strlen(d) >= 2 && strlen(d) <= 3)
 			str_fmt(out, size, "%.*s.%c", (int)strlen(d) - 1, d, d[strlen(d) - 1]);
 	}
 }

@@ -34,11 +34,7 @@ col(const struct out *w, const char *code)
 static void
 wrap(const struct out *w, int first, int indent, const char *text)
 {
-	char a[64], b[64];
-
-	snprintf(a, sizeof(a), "%*s", first, "");
-	snprintf(b, sizeof(b), "%*s", indent, "");
-	wrap_text(w->fp, w->o->width > 20 ? w->o->width : 80, a, b, text);
+	wrap_hanging(w->fp, w->o->width, first, indent, text);
 }
 
 /* "  line 57  <text>" wrapped under the text. */

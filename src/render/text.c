@@ -73,19 +73,9 @@ row(const struct out *w, const char *label, const char *fmt, ...)
 }
 
 static void
-wrap_hanging_out(const struct out *w, int first, int indent, const char *text)
-{
-	char a[64], b[64];
-
-	snprintf(a, sizeof(a), "%*s", first, "");
-	snprintf(b, sizeof(b), "%*s", indent, "");
-	wrap_text(w->fp, w->o->width > 20 ? w->o->width : 80, a, b, text);
-}
-
-static void
 wrap(const struct out *w, int indent, const char *text)
 {
-	wrap_hanging_out(w, indent, indent, text);
+	wrap_hanging(w->fp, w->o->width, indent, indent, text);
 }
 
 static const char *
@@ -595,7 +585,7 @@ print_finding(const struct out *w, const struct finding *fi)
 		buf_init(&b);
 		buf_addf(&b, "- %s", fi->evidence[k]);
 		fprintf(w->fp, "%s", col(w, C_DIM));
-		wrap_hanging_out(w, 4, 6, b.s);
+		wrap_hanging(w->fp, w->o->width, 4, 6, b.s);
 		fprintf(w->fp, "%s", col(w, C_RESET));
 		buf_release(&b);
 	}
