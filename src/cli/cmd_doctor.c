@@ -87,17 +87,10 @@ cmd_doctor(int argc, char **argv)
 		case OPT_ROOT:
 			root = optarg;
 			break;
-		case OPT_TIMEOUT: {
-			char *end;
-			double s = strtod(optarg, &end);
-			if (*end || s <= 0 || s > 3600) {
-				fprintf(stderr, "gpudoctor: --timeout wants seconds between 0 and 3600, "
-						"not '%s'\n", optarg);
+		case OPT_TIMEOUT:
+			if (cli_timeout_ms(optarg, &po.timeout_ms) < 0)
 				return EXIT_TOOL_FAILED;
-			}
-			po.timeout_ms = (int)(s * 1000);
 			break;
-		}
 		case OPT_NO_LOAD:
 			po.no_driver_calls = true;
 			break;
@@ -116,11 +109,8 @@ cmd_doctor(int argc, char **argv)
 			po.extra_pythons[po.nextra_pythons++] = optarg;
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-				fprintf(stderr, "gpudoctor: --color wants auto, always or never, not '%s'\n",
-					optarg);
+			if (cli_color(optarg) < 0)
 				return EXIT_TOOL_FAILED;
-			}
 			color = optarg;
 			break;
 		case 'v':

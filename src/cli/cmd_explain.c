@@ -110,26 +110,16 @@ parse_args(int argc, char **argv, struct explain_args *a)
 		case OPT_NO_LOAD:
 			a->po.no_driver_calls = true;
 			break;
-		case OPT_TIMEOUT: {
-			char *end;
-			double s = strtod(optarg, &end);
-			if (*end || s <= 0 || s > 3600) {
-				fprintf(stderr, "gpudoctor: --timeout wants seconds between 0 and 3600, "
-						"not '%s'\n", optarg);
+		case OPT_TIMEOUT:
+			if (cli_timeout_ms(optarg, &a->po.timeout_ms) < 0)
 				return -1;
-			}
-			a->po.timeout_ms = (int)(s * 1000);
 			break;
-		}
 		case OPT_KB:
 			a->kbdir = optarg;
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-				fprintf(stderr, "gpudoctor: --color wants auto, always or never, not '%s'\n",
-					optarg);
+			if (cli_color(optarg) < 0)
 				return -1;
-			}
 			a->color = optarg;
 			break;
 		case 'h':

@@ -193,24 +193,14 @@ parse_args(int argc, char **argv, struct plan_args *a)
 		case OPT_OS: a->os = optarg; break;
 		case OPT_STRICT: a->strict = true; break;
 		case OPT_NO_LOAD: a->no_load = true; break;
-		case OPT_TIMEOUT: {
-			char *end;
-			double sec = strtod(optarg, &end);
-			if (*end || sec <= 0 || sec > 3600) {
-				fprintf(stderr, "gpudoctor: --timeout wants seconds between 0 and 3600, "
-						"not '%s'\n", optarg);
+		case OPT_TIMEOUT:
+			if (cli_timeout_ms(optarg, &a->timeout_ms) < 0)
 				return -1;
-			}
-			a->timeout_ms = (int)(sec * 1000);
 			break;
-		}
 		case OPT_KB: a->kbdir = optarg; break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-				fprintf(stderr, "gpudoctor: --color wants auto, always or never, not '%s'\n",
-					optarg);
+			if (cli_color(optarg) < 0)
 				return -1;
-			}
 			a->color = optarg;
 			break;
 		case OPT_FORMAT:

@@ -37,6 +37,11 @@ int cmd_explain(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
+/* cli_opt.c: --timeout SECONDS into milliseconds, and --color WHEN;
+ * 0, or -1 after a message on stderr. */
+int cli_timeout_ms(const char *arg, int *ms);
+int cli_color(const char *arg);
+
 /* The global usage text, for `gpudoctor --help` and `gpudoctor help`. */
 void command_usage(FILE *out);
 
