@@ -70,7 +70,7 @@ $(BUILD)/tests/t_%: tests/unit/t_%.c $(BUILD)/libgpudoctor.a tests/unit/unit.h
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/libgpudoctor.a $(LIBS) -lcmocka
 
 # Test tools (fixture builders such as mk-ldcache).
-$(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libgpudoctor.a
+$(BUILD)/tests/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(BUILD)/libgpudoctor.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libgpudoctor.a $(LIBS)
 

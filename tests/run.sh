@@ -12,6 +12,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
+. "$here/lib.sh"
 [ $# -ge 1 ] || set -- build
 passed=0
 failed=0
@@ -63,43 +64,10 @@ run_units() {
 	done
 }
 
-# Build a scenario's root in $work/root: copy, ld.so.cache, mock libraries.
+# Build a scenario's root in $work/root: copy, ld.so.cache, mock libraries
+# (fixture_prepare, tests/lib.sh).
 prepare_fixture() {
-	b=$1 dir=$2 root=$work/root
-	rm -rf "$root"
-	cp -a "$dir/root" "$root" 2>/dev/null || mkdir -p "$root"
-	# git keeps no modes: device nodes get the crw-rw-rw- of real ones
-	for n in "$root"/dev/nvidiactl "$root"/dev/nvidia[0-9]* "$root"/dev/nvidia-uvm* "$root"/dev/dxg; do
-		[ -f "$n" ] && chmod 666 "$n"
-	done
-	if [ -f "$dir/ldcache" ]; then
-		mkdir -p "$root/etc"
-		"$top/$b/tests/tools/mk-ldcache" "$dir/ldcache" "$root/etc/ld.so.cache" || return 1
-	fi
-	if [ -f "$dir/mocks" ]; then
-		while read -r path stub; do
-			case "$path" in ''|\#*) continue ;; esac
-			mkdir -p "$root/$(dirname "$path")"
-			cp "$top/$b/stubs/$stub.so" "$root/$path" || return 1
-		done < "$dir/mocks"
-	fi
-	if [ -f "$dir/elves" ]; then
-		# PATH-IN-ROOT [mk-elf options]; words split on blanks with no
-		# globbing or expansion, so $ORIGIN reaches the file literally
-		while read -r line; do
-			case "$line" in ''|\#*) continue ;; esac
-			set -f
-			# shellcheck disable=SC2086
-			set -- $line
-			set +f
-			path=$1
-			shift
-			mkdir -p "$root/$(dirname "$path")"
-			rm -f "$root/$path"
-			"$top/$b/tests/tools/mk-elf" "$root/$path" "$@" || return 1
-		done < "$dir/elves"
-	fi
-	return 0
+	fixture_prepare "$top/$1" "$2" "$work/root"
 }
 
 fixture_env() {
