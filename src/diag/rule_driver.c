@@ -444,17 +444,26 @@ check_gpu_newer_than_driver(const struct facts *f, struct findings *out)
 		struct finding *fd;
 		struct buf b;
 
+		char have[16], need[16];
+
 		if (!g->compute_capability[0] || !(a = kb_arch_by_cc(g->compute_capability)) ||
 		    !a->cuda_min || !a->cuda_min[0] || !(row = kb_cuda_driver(a->cuda_min)) ||
-		    !row->linux_min || !row->linux_min[0] || vers_cmp(drv, row->linux_min) >= 0)
+		    !row->linux_min || !row->linux_min[0])
+			continue;
+		/* judged by branch: a GPU's first driver can predate the
+		 * toolkit's own minimum of that branch (the RTX 4090 shipped
+		 * with 520.56.06; CUDA 11.8 asks 520.61.05) */
+		vers_truncate(drv, 1, have, sizeof(have));
+		vers_truncate(row->linux_min, 1, need, sizeof(need));
+		if (vers_cmp(have, need) >= 0)
 			continue;
 		rule_gpu_label(g, label, sizeof(label));
 		fd = findings_add(out, "driver.too_old", SEV_ERROR,
 				  "The driver %s predates %s: it cannot drive this GPU", drv, label);
 		finding_evidence(fd, "%s architecture (compute capability %s) arrived with CUDA %s",
 				 a->architecture, g->compute_capability, a->cuda_min);
-		finding_evidence(fd, "CUDA %s needs Linux driver >= %s; installed: %s", a->cuda_min,
-				 row->linux_min, drv);
+		finding_evidence(fd, "CUDA %s needs Linux driver >= %s (branch %s); installed: %s",
+				 a->cuda_min, row->linux_min, need, drv);
 		buf_init(&b);
 		buf_addf(&b, "Install a driver that knows this GPU, %s or newer:\n", row->linux_min);
 		fix_install_driver(&b, f);

@@ -2080,6 +2080,10 @@ rule_fw(const struct facts *f, struct findings *out)
 
 			check_cpu_only(f, e, fw, out);
 			check_python(f, e, fw, out);
+			/* no NVIDIA GPU at all (hw.no_nvidia_gpu says so): what
+			 * the GPU path would load does not matter */
+			if (f->pci_valid && !has_gpu(f) && !fw->live.ran)
+				continue;
 			check_arch(f, e, fw, out);
 			if (!strcmp(fw->name, "jax"))
 				check_jax(f, e, fw, out);

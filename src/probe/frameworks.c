@@ -788,7 +788,8 @@ xla_path_ptxas(struct framework_facts *fw)
 }
 
 /* Where XLA finds libdevice.10.bc and ptxas, in its order: XLA_FLAGS'
- * --xla_gpu_cuda_data_dir, the nvidia-cuda-nvcc wheel, CUDA_HOME / CUDA_PATH,
+ * --xla_gpu_cuda_data_dir, the nvidia-cuda-nvcc wheel (nvidia/cuda_nvcc, or
+ * nvidia/cu13 for CUDA 13), CUDA_HOME / CUDA_PATH,
  * /usr/local/cuda, /usr/local/cuda-N.M (newest first), ptxas on PATH.
  * (Triton's bundled ptxas serves Triton only, never XLA.) */
 static void
@@ -802,7 +803,11 @@ xla_toolchain(struct framework_facts *fw, const char *site)
 		return;
 	if (xla_data_dir(dir, sizeof(dir)))
 		xla_try_dir(fw, dir, NULL);
+	/* the nvidia-cuda-nvcc wheel: nvidia/cuda_nvcc up to CUDA 12, the one
+	 * nvidia/cu13 tree of all CUDA 13 wheels after */
 	str_fmt(dir, sizeof(dir), "%s/nvidia/cuda_nvcc", site);
+	if (!root_is_dir(dir))
+		str_fmt(dir, sizeof(dir), "%s/nvidia/cu13", site);
 	if (root_is_dir(dir)) {
 		nvcc_wheel_version(site, v, sizeof(v));
 		xla_try_dir(fw, dir, v);

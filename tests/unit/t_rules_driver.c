@@ -149,9 +149,16 @@ test_gpu_newer_than_driver(void **state)
 	assert_non_null(strstr(fd->title, "515.65.01 predates"));
 	assert_true(evidence_has(fd, "Ada Lovelace architecture (compute capability 8.9) arrived "
 				     "with CUDA 11.8"));
-	assert_true(evidence_has(fd, "CUDA 11.8 needs Linux driver >= 520.61.05"));
+	assert_true(evidence_has(fd, "CUDA 11.8 needs Linux driver >= 520.61.05 (branch 520)"));
 	assert_true(fix_has(fd, "520.61.05 or newer"));
 	findings_release(&fs);
+
+	/* the card's launch driver, 520.56.06, is of that branch: fine */
+	STR_COPY(f->driver.version, "520.56.06");
+	run_rule(rule_driver, f, &fs);
+	assert_false(findings_has(&fs, "driver.too_old"));
+	findings_release(&fs);
+	STR_COPY(f->driver.version, "515.65.01");
 
 	/* the RTX 3090 (Ampere, CUDA 11.1 on) is known to 515 */
 	STR_COPY(f->gpus[0].compute_capability, "8.6");
