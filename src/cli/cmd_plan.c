@@ -302,8 +302,10 @@ gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
 			.conda_prefix = getenv("CONDA_PREFIX"), .pyenv_version = getenv("PYENV_VERSION"),
 			.cwd = getcwd(cwd, sizeof(cwd)),
 		};
-		if (pyver_probe(&pe, &pv) == 0)
+		if (pyver_probe(&pe, &pv) == 0) {
 			STR_COPY(m->python, pv.version);
+			STR_COPY(m->python3, pv.version);
+		}
 	}
 	if (a->driver)
 		str_copy(m->driver, sizeof(m->driver), strcasecmp(a->driver, "none") ? a->driver : "");

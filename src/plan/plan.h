@@ -33,6 +33,7 @@ struct plan_machine {
 	bool gpu_present;           /* an NVIDIA GPU is there (its name may be unknown) */
 	bool gpu_known;             /* gpu_present is a fact, not a guess */
 	char python[16];            /* "3.12" or "3.12.3"; "" unknown */
+	char python3[16];           /* the version `python3` runs here, when probed; "" unknown */
 	int os;                     /* enum plan_os */
 	int cpu_avx;                /* -1 unknown, 0 no AVX, 1 AVX */
 	char toolkit[16];           /* CUDA toolkit already installed: "13.0"; "" none */

@@ -246,7 +246,12 @@ steps_pip(const struct plan *p, const struct plan_machine *m, struct buf *b)
 		buf_addf(b, "py -%s -m venv %%USERPROFILE%%\\venvs\\%s\n", p->python, env);
 		buf_addf(b, "%%USERPROFILE%%\\venvs\\%s\\Scripts\\activate\n", env);
 	} else {
-		if (p->python_assumed || m->python[0] == '\0')
+		char have[16], want[16];
+
+		/* `python3` only where it is known to run the version used */
+		vers_truncate(m->python3[0] ? m->python3 : m->python, 2, have, sizeof(have));
+		vers_truncate(p->python, 2, want, sizeof(want));
+		if (p->python_assumed || m->python[0] == '\0' || strcmp(have, want))
 			buf_addf(b, "python%s -m venv ~/.venvs/%s\n", p->python, env);
 		else
 			buf_addf(b, "python3 -m venv ~/.venvs/%s\n", env);

@@ -140,6 +140,13 @@ test_python_too_new(void **state)
 	assert_true(P.blockers[0].why & WHY_PYTHON);
 	assert_string_equal(P.blockers[0].python, "3.13");
 	assert_true(has(P.excluded[0].reasons[0], "needs Python 3.10-3.13; yours is 3.14"));
+	/* asked for 3.13 where python3 is 3.14: the venv names python3.13 */
+	STR_COPY(m.python, "3.13");
+	STR_COPY(m.python3, "3.14.0");
+	assert_int_equal(plan_make(&m, PLAN_TF, NULL, &P), 0);
+	assert_true(has(steps(&m, PLAN_FMT_PIP), "python3.13 -m venv ~/.venvs/"));
+	STR_COPY(m.python3, "3.13.1");
+	assert_true(has(steps(&m, PLAN_FMT_PIP), "python3 -m venv ~/.venvs/"));
 }
 
 /* 4. native Windows: TensorFlow 2.10 with CUDA 11.2 / cuDNN 8.1, or WSL2 */
