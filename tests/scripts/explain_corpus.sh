@@ -53,3 +53,25 @@ for f in tests/explain/hard/*.log; do
 		echo "ok explain hard/$name answers without calling $expect harmless"
 	fi
 done
+
+# tests/explain/samples.tsv: one line per table row (KEY<TAB>a line it
+# must recognise); the row itself, or one of the same finding, must
+# answer it, so a new row cannot silently take another's messages.
+fails=0
+n=0
+while IFS="$(printf '\t')" read -r key line; do
+	[ -n "$key" ] || continue
+	n=$((n + 1))
+	want=$(awk -F'\t' -v k="$key" '$1 == k { print $2 }' data/kb/log_patterns.tsv)
+	"$gd" explain --json -e "$line" > "$tmp/s.json" 2>/dev/null
+	got=$(jq -r '[.causes[] | .pattern] | join(" ")' "$tmp/s.json")
+	first=$(jq -r '.causes[0].id // "none"' "$tmp/s.json")
+	case " $got " in
+	*" $key "*) ;;
+	*) if [ "$first" != "$want" ]; then
+		echo "not ok explain sample $key: answered $first ($got), row says $want"
+		fails=$((fails + 1))
+	fi ;;
+	esac
+done < tests/explain/samples.tsv
+[ $fails -eq 0 ] && echo "ok explain samples: each of $n rows recognises its sample line"
