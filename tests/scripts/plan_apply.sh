@@ -195,8 +195,6 @@ while read -r m fws drv; do
 		gap=""
 		case "$m/$fw" in
 		rtx4090-cuda112-2021/tensorflow) gap="not-modelled:the venv's Python 3.8 limits TensorFlow to 2.13, which loads CUDA 11.8 and cuDNN 8.6 from the system; apply-plan does not install a system toolkit" ;;
-		fw-torch-cu118-old-driver/jax) gap="lib.libdevice_missing:CUDA 13's nvidia-cuda-nvcc wheel installs nvidia/cu13/{bin/ptxas,nvvm/libdevice}; probe/frameworks.c (xla_toolchain) looks in nvidia/cuda_nvcc only" ;;
-		kepler-k80-470/tensorflow) gap="fw.arch_not_in_build:plan picks TensorFlow 2.14 (CUDA 11.8) for Kepler, but its Linux wheels carry no sm_35/sm_37 kernels; plan.c does not model a framework's architecture list" ;;
 		esac
 		follow "$m" "$fw" "$drv" "" "$gap"
 	done

@@ -820,12 +820,15 @@ pick_soname(const char *list, const char *prefix, char *out, size_t size)
 
 /* CUDA architectures of TensorFlow's Linux wheels (build_info.py
  * cuda_compute_capabilities): 2.15's is the real wheel's
- * (tests/fixtures/fw-tf215-and-cuda-complete); releases before 2.14 built
- * for sm_35 on (a released 2.x build_info.py, e.g. the 2.4-2.8 wheels). */
+ * (tests/fixtures/fw-tf215-and-cuda-complete); the CUDA 11 releases up to
+ * 2.14 built for sm_35 on (a released 2.x build_info.py, e.g. the 2.4-2.8
+ * wheels; tensorflow.org/install/pip of that time: "CUDA architectures
+ * 3.5, 5.0, 6.0, 7.0, 7.5, 8.0 and higher"); CUDA 12, from 2.15, cannot
+ * build for Kepler at all. */
 static const char *
 tf_capabilities(const char *version)
 {
-	if (vers_cmp(version, "2.14") >= 0)
+	if (vers_cmp(version, "2.15") >= 0)
 		return "['sm_50', 'sm_60', 'sm_70', 'sm_80', 'compute_90']";
 	return "['sm_35', 'sm_50', 'sm_60', 'sm_70', 'sm_75', 'compute_80']";
 }
