@@ -4,6 +4,7 @@
  */
 #include "cli/command.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,4 +31,14 @@ cli_color(const char *arg)
 		return -1;
 	}
 	return 0;
+}
+
+void
+cli_option_error(const char *command, int c, char **argv)
+{
+	if (c == ':')
+		fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]);
+	else
+		fprintf(stderr, "gpudoctor: unknown option '%s'\n"
+				"run 'gpudoctor %s --help' for the options\n", argv[optind - 1], command);
 }

@@ -445,12 +445,8 @@ cmd_compat(int argc, char **argv)
 		case 'h':
 			compat_usage(stdout);
 			return EXIT_HEALTHY;
-		case ':':
-			fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]);
-			return EXIT_TOOL_FAILED;
 		default:
-			fprintf(stderr, "gpudoctor: unknown option '%s'\n"
-					"run 'gpudoctor compat --help' for the options\n", argv[optind - 1]);
+			cli_option_error("compat", c, argv);
 			return EXIT_TOOL_FAILED;
 		}
 	}

@@ -6,12 +6,9 @@
 #include "diag/rule.h"
 #include "kb/kb.h"
 #include "probe/probe.h"
-#include "render/facts_json.h"
 #include "render/render.h"
-#include "sys/root.h"
 
 #include <getopt.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,12 +116,8 @@ cmd_doctor(int argc, char **argv)
 		case 'h':
 			doctor_usage(stdout);
 			return EXIT_HEALTHY;
-		case ':':
-			fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]);
-			return EXIT_TOOL_FAILED;
 		default:
-			fprintf(stderr, "gpudoctor: unknown option '%s'\n"
-					"run 'gpudoctor doctor --help' for the options\n", argv[optind - 1]);
+			cli_option_error("doctor", c, argv);
 			return EXIT_TOOL_FAILED;
 		}
 	}
@@ -154,25 +147,9 @@ cmd_doctor(int argc, char **argv)
 		fprintf(stderr, "gpudoctor: out of memory\n");
 		return EXIT_TOOL_FAILED;
 	}
-	facts_init(f);
-	if (from) {
-		char err[256];
-		if (facts_load_file(from, f, err, sizeof(err)) < 0) {
-			fprintf(stderr, "gpudoctor: %s\n", err);
-			free(f);
-			return EXIT_TOOL_FAILED;
-		}
-	} else {
-		if (root) {
-			struct stat st;
-			if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode)) {
-				fprintf(stderr, "gpudoctor: --root '%s' is not a directory\n", root);
-				free(f);
-				return EXIT_TOOL_FAILED;
-			}
-		}
-		root_set(root);
-		probe_all(f, &po);
+	if (cli_facts(from, root, &po, f) < 0) {
+		free(f);
+		return EXIT_TOOL_FAILED;
 	}
 
 	findings_init(&fs);

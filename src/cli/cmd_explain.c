@@ -12,9 +12,7 @@
 #include "kb/kb.h"
 #include "probe/probe.h"
 #include "render/explain_render.h"
-#include "render/facts_json.h"
 #include "render/render.h"
-#include "sys/root.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -125,12 +123,8 @@ parse_args(int argc, char **argv, struct explain_args *a)
 		case 'h':
 			explain_usage(stdout);
 			return 1;
-		case ':':
-			fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]);
-			return -1;
 		default:
-			fprintf(stderr, "gpudoctor: unknown option '%s'\n"
-					"run 'gpudoctor explain --help' for the options\n", argv[optind - 1]);
+			cli_option_error("explain", c, argv);
 			return -1;
 		}
 	}
@@ -180,30 +174,6 @@ open_log(const char *file)
 		return -1;
 	}
 	return fd;
-}
-
-/* The machine's facts and the doctor's findings for --here / --from. */
-static int
-machine(const struct explain_args *a, struct facts *f, struct findings *fs)
-{
-	facts_init(f);
-	if (a->from) {
-		char err[256];
-		if (facts_load_file(a->from, f, err, sizeof(err)) < 0) {
-			fprintf(stderr, "gpudoctor: %s\n", err);
-			return -1;
-		}
-	} else {
-		struct stat st;
-		if (a->root && (stat(a->root, &st) < 0 || !S_ISDIR(st.st_mode))) {
-			fprintf(stderr, "gpudoctor: --root '%s' is not a directory\n", a->root);
-			return -1;
-		}
-		root_set(a->root);
-		probe_all(f, &a->po);
-	}
-	rules_run(f, fs);
-	return 0;
 }
 
 int
@@ -257,7 +227,7 @@ cmd_explain(int argc, char **argv)
 	findings_init(&fs);
 	if (a.here || a.from) {
 		f = malloc(sizeof(*f));
-		if (!f || machine(&a, f, &fs) < 0) {
+		if (!f || cli_facts(a.from, a.root, &a.po, f) < 0) {
 			if (!f)
 				fprintf(stderr, "gpudoctor: out of memory\n");
 			free(f);
@@ -265,6 +235,7 @@ cmd_explain(int argc, char **argv)
 			explain_release(&x);
 			return EXIT_TOOL_FAILED;
 		}
+		rules_run(f, &fs);
 		explain_here(&x, f, &fs);
 	}
 	if (a.json) {

@@ -17,16 +17,13 @@
 #include "plan/plan.h"
 #include "probe/probe.h"
 #include "probe/pyver.h"
-#include "render/facts_json.h"
 #include "render/plan_text.h"
 #include "render/render.h"
-#include "sys/root.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static void
@@ -214,12 +211,8 @@ parse_args(int argc, char **argv, struct plan_args *a)
 		case 'h':
 			plan_usage(stdout);
 			return 1;
-		case ':':
-			fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]);
-			return -1;
 		default:
-			fprintf(stderr, "gpudoctor: unknown option '%s'\n"
-					"run 'gpudoctor plan --help' for the options\n", argv[optind - 1]);
+			cli_option_error("plan", c, argv);
 			return -1;
 		}
 	}
@@ -279,22 +272,12 @@ gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
 	memset(m, 0, sizeof(*m));
 	m->cpu_avx = -1;
 	if (a->from) {
-		char err[256];
-		if (facts_load_file(a->from, f, err, sizeof(err)) < 0) {
-			fprintf(stderr, "gpudoctor: %s\n", err);
+		if (cli_facts(a->from, NULL, &po, f) < 0)
 			return -1;
-		}
 		machine_from_facts(f, m);
 	} else if (!a->no_probe) {
-		if (a->root) {
-			struct stat st;
-			if (stat(a->root, &st) < 0 || !S_ISDIR(st.st_mode)) {
-				fprintf(stderr, "gpudoctor: --root '%s' is not a directory\n", a->root);
-				return -1;
-			}
-		}
-		root_set(a->root);
-		probe_all(f, &po);
+		if (cli_facts(NULL, a->root, &po, f) < 0)
+			return -1;
 		machine_from_facts(f, m);
 		char cwd[F_PATH];
 		struct pyver_env pe = {

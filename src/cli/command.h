@@ -37,6 +37,18 @@ int cmd_explain(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
+struct facts;
+struct probe_opts;
+
+/* cli_facts.c: facts_init(f), then the facts of `from` (a doctor --json
+ * file) when given, else those probed under `root` (NULL: this machine).
+ * 0, or -1 after a message on stderr. */
+int cli_facts(const char *from, const char *root, const struct probe_opts *po, struct facts *f);
+
+/* cli_opt.c: getopt_long returned ':' (value missing) or '?' (unknown
+ * option) for `command`: say which, and where the options are. */
+void cli_option_error(const char *command, int c, char **argv);
+
 /* cli_opt.c: --timeout SECONDS into milliseconds, and --color WHEN;
  * 0, or -1 after a message on stderr. */
 int cli_timeout_ms(const char *arg, int *ms);

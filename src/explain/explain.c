@@ -215,8 +215,8 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	return 0;
 }
 
-static void
-cause_release(struct explain_cause *c)
+void
+explain_cause_release(struct explain_cause *c)
 {
 	size_t i;
 	int k;
@@ -249,7 +249,7 @@ explain_release(struct explain *x)
 	free(x->re_state);
 	acm_free(x->acm);
 	for (i = 0; i < x->ncauses; i++)
-		cause_release(&x->causes[i]);
+		explain_cause_release(&x->causes[i]);
 	free(x->causes);
 	free(x->line);
 	memset(x, 0, sizeof(*x));

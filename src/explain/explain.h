@@ -116,6 +116,9 @@ int explain_stream(struct explain *x, struct logread *r);
 /* Fill placeholders, derive evidence, fold and rank. Call once. */
 void explain_finish(struct explain *x);
 
+/* Free a cause's strings and zero it (the slot belongs to the list). */
+void explain_cause_release(struct explain_cause *c);
+
 /* Add a line of evidence to a cause (after explain_finish). */
 void explain_evidence(struct explain_cause *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

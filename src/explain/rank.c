@@ -345,6 +345,24 @@ fold_into(struct explain_cause *into, struct explain_cause *c)
 	}
 }
 
+/* What the context of the log makes of a cause: another finding, as a
+ * root cause, with its own words. */
+static void
+recast(struct explain_cause *c, const char *id, char *title, const char *explain, const char *fix)
+{
+	c->id = id;
+	c->role = EXPLAIN_CAUSE;
+	c->severity = SEV_ERROR;
+	free(c->title);
+	c->title = title;
+	if (explain) {
+		free(c->explain);
+		c->explain = xstrdup(explain);
+	}
+	free(c->fix);
+	c->fix = xstrdup(fix);
+}
+
 /*
  * Inside WSL2 the driver libraries (libcuda, libnvidia-ml) come from the
  * Windows driver through /usr/lib/wsl/lib; when a log that says WSL2
@@ -362,20 +380,15 @@ wsl_context(struct explain *x)
 		struct explain_cause *c = &x->causes[i];
 		if (strcmp(c->id, "driver.libcuda_missing"))
 			continue;
-		c->id = "host.wsl_driver_missing";
-		c->role = EXPLAIN_CAUSE;
-		c->severity = SEV_ERROR;
-		free(c->title);
-		free(c->explain);
-		free(c->fix);
-		c->title = xstrdup("WSL2 has no driver library from Windows (libcuda / libnvidia-ml)");
-		c->explain = xstrdup("Inside WSL2 the NVIDIA driver libraries are provided by the "
-				     "Windows driver in /usr/lib/wsl/lib; they are missing when Windows "
-				     "has no NVIDIA driver, or a Windows or driver release without WSL2 "
-				     "GPU support (Windows 10 21H2 or Windows 11 is needed).");
-		c->fix = xstrdup("Install or update the NVIDIA driver on Windows (not inside WSL), "
-				 "update Windows, then restart WSL:\nwsl --shutdown\n"
-				 "Never install a Linux NVIDIA driver inside WSL2.");
+		recast(c, "host.wsl_driver_missing",
+		       xstrdup("WSL2 has no driver library from Windows (libcuda / libnvidia-ml)"),
+		       "Inside WSL2 the NVIDIA driver libraries are provided by the Windows driver "
+		       "in /usr/lib/wsl/lib; they are missing when Windows has no NVIDIA driver, or "
+		       "a Windows or driver release without WSL2 GPU support (Windows 10 21H2 or "
+		       "Windows 11 is needed).",
+		       "Install or update the NVIDIA driver on Windows (not inside WSL), update "
+		       "Windows, then restart WSL:\nwsl --shutdown\n"
+		       "Never install a Linux NVIDIA driver inside WSL2.");
 		explain_evidence(c, "the log says it comes from WSL2 (line %lu)", x->wsl_line);
 	}
 }
@@ -400,15 +413,12 @@ visible_devices_context(struct explain *x)
 		struct explain_cause *c = &x->causes[i];
 		if (strcmp(c->id, "driver.no_visible_device"))
 			continue;
-		c->id = hides ? "env.visible_devices_hides_all" : "env.visible_devices_invalid";
-		c->role = EXPLAIN_CAUSE;
-		c->severity = SEV_ERROR;
-		free(c->title);
-		free(c->fix);
-		c->title = hides ? xasprintf("CUDA_VISIBLE_DEVICES=%s hides every GPU", v)
-				 : xasprintf("CUDA_VISIBLE_DEVICES=%s names GPUs that CUDA does not find", v);
-		c->fix = xstrdup("List the GPUs that exist and their indices, then set the variable "
-				 "to those (or unset it):\nnvidia-smi -L\nunset CUDA_VISIBLE_DEVICES");
+		recast(c, hides ? "env.visible_devices_hides_all" : "env.visible_devices_invalid",
+		       hides ? xasprintf("CUDA_VISIBLE_DEVICES=%s hides every GPU", v)
+			     : xasprintf("CUDA_VISIBLE_DEVICES=%s names GPUs that CUDA does not find", v),
+		       NULL,
+		       "List the GPUs that exist and their indices, then set the variable to those "
+		       "(or unset it):\nnvidia-smi -L\nunset CUDA_VISIBLE_DEVICES");
 		explain_evidence(c, "the log sets CUDA_VISIBLE_DEVICES=%s (line %lu) before CUDA "
 				 "found no device", v, x->cvd_line);
 	}
@@ -464,22 +474,8 @@ explain_finish(struct explain *x)
 
 	for (i = 0; i < x->ncauses; i++) {
 		if (x->causes[i].hidden) {
-			/* its folded entries' titles were copied */
-			struct explain_cause *c = &x->causes[i];
-			size_t k;
-			int e;
-			free(c->title);
-			free(c->explain);
-			free(c->fix);
-			for (k = 0; k < c->nquotes; k++)
-				free(c->quotes[k].text);
-			for (k = 0; k < c->ncaps; k++)
-				for (e = 0; e < c->caps[k].nvalues; e++)
-					free(c->caps[k].values[e]);
-			for (e = 0; e < c->nevidence; e++)
-				free(c->evidence[e]);
-			for (k = 0; k < c->nfolded; k++)
-				free(c->folded[k].title);
+			/* fold_into copied what it kept */
+			explain_cause_release(&x->causes[i]);
 			continue;
 		}
 		x->causes[n++] = x->causes[i];

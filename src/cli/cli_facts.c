@@ -1,0 +1,35 @@
+/*
+ * cli_facts.c - the facts a command works on, got the same way by doctor,
+ * plan and explain: read back from a `doctor --json` document (--from), or
+ * probed on this machine or under a fixture tree (--root).
+ */
+#include "cli/command.h"
+#include "facts.h"
+#include "probe/probe.h"
+#include "render/facts_json.h"
+#include "sys/root.h"
+
+#include <sys/stat.h>
+
+int
+cli_facts(const char *from, const char *root, const struct probe_opts *po, struct facts *f)
+{
+	struct stat st;
+
+	facts_init(f);
+	if (from) {
+		char err[256];
+		if (facts_load_file(from, f, err, sizeof(err)) < 0) {
+			fprintf(stderr, "gpudoctor: %s\n", err);
+			return -1;
+		}
+		return 0;
+	}
+	if (root && (stat(root, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "gpudoctor: --root '%s' is not a directory\n", root);
+		return -1;
+	}
+	root_set(root);
+	probe_all(f, po);
+	return 0;
+}
