@@ -173,6 +173,9 @@ struct driver_facts {
 	char version[32];            /* best known: NVML, else libcuda file, else kmod */
 	char version_source[16];     /* nvml, libcuda, kmod */
 	char cuda_version[8];        /* newest CUDA this driver runs, "13.0" */
+	char cuda_version_source[12]; /* driver (cuDriverGetVersion), nvml, or derived: from
+	                                 the driver version through the knowledge base, when
+	                                 the driver could not be asked (probe/derive.c) */
 
 	/* libcuda, in a child */
 	int cuda_state;              /* enum child_state */
@@ -305,6 +308,19 @@ struct framework_live_facts {
 	double ms;                   /* the whole run */
 };
 
+/* The GPU code a framework's CUDA library carries, read from the headers of
+ * its fat binaries (sys/fatbin.c): the library with the most of them among
+ * the framework's CUDA libraries. */
+struct targets_facts {
+	char sass[160];              /* machine code: "7.5 8.0 8.6 9.0 10.0 12.0" ("9.0a": arch-specific) */
+	char ptx[64];                /* PTX: "12.0"; "" none */
+	char ptx_isa[8];             /* newest PTX ISA version among them: "9.0" */
+	char file[F_PATH];           /* the library read; "" none had fat binaries */
+	unsigned fat_binaries;       /* fat binaries walked in it */
+	bool truncated;              /* the walk stopped at a damaged header */
+	double ms;                   /* reading every candidate library */
+};
+
 /* A framework installed in one environment, read from its files alone. */
 struct framework_facts {
 	char name[16];               /* tensorflow, torch, jax, cupy */
@@ -315,6 +331,7 @@ struct framework_facts {
 	char built_cudnn[16];        /* cuDNN it was built with: "9"; "" unknown */
 	int cuda_build;              /* -1 unknown, 0 CPU-only build, 1 CUDA build */
 	char compute_capabilities[128]; /* as the build lists them: "sm_75 sm_80 sm_90" */
+	struct targets_facts targets; /* what its CUDA library really carries */
 	char extension[F_PATH];      /* the CUDA-using shared object analysed */
 	char plugin[64];             /* jax: "jax-cuda13-plugin 0.11.2"; "" */
 	char libdevice[F_PATH];      /* tensorflow/jax: libdevice.10.bc XLA would find; "" none */

@@ -37,7 +37,8 @@ normalise_json() {
 	jq -S 'del(.collected_at, .total_ms, .tool_version, .root, .host.uid, .host.gids, .host.ngids)
 	       | .kmod.devnodes |= (if . then map(del(.uid, .gid, .mode, .accessible)) else . end)
 	       | .notes |= (if . then map(del(.ms)) else . end)
-	       | .driver |= (if . then del(.cuda_ms) else . end)'
+	       | .driver |= (if . then del(.cuda_ms) else . end)
+	       | .python |= (if . then map(.frameworks |= (if . then map(if .targets then del(.targets.ms) else . end) else . end)) else . end)'
 }
 
 run_units() {
@@ -195,6 +196,9 @@ run_cases() {
 		if [ "$rc" != "$exp_rc" ]; then
 			bad "$name" "exit $rc, expected $exp_rc; stderr: $(head -c 400 "$work/err")"
 			continue
+		fi
+		if [ -f "$dir/expect.out" ] && [ -n "${UPDATE:-}" ]; then
+			cp "$work/out" "$dir/expect.out"
 		fi
 		if [ -f "$dir/expect.out" ] && ! diff -u "$dir/expect.out" "$work/out" > "$work/diff"; then
 			bad "$name" "$(head -40 "$work/diff")"

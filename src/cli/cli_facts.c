@@ -23,6 +23,7 @@ cli_facts(const char *from, const char *root, const struct probe_opts *po, struc
 			fprintf(stderr, "gpudoctor: %s\n", err);
 			return -1;
 		}
+		facts_derive(f);
 		return 0;
 	}
 	if (root && (stat(root, &st) < 0 || !S_ISDIR(st.st_mode))) {

@@ -3,7 +3,8 @@
  * will work on this machine, or why none can. The machine comes from the
  * probes (as doctor runs them, plus the default python3's version), from a
  * facts document (--from), or from the command line (--driver, --gpu,
- * --python, --os override either; --no-probe uses them alone). The
+ * --python, --os override either; --no-probe uses them alone, and --gpu or
+ * --os without --from or --root imply it: they describe another machine). The
  * decision is plan/plan.c's; the steps and layout render/plan_text.c's.
  */
 #include "cli/command.h"
@@ -39,6 +40,8 @@ plan_usage(FILE *out)
 		"  --from FILE          use facts recorded by `gpudoctor doctor --json`\n"
 		"  --root DIR           probe the files under DIR instead of / (fixtures)\n"
 		"  --no-probe           look at nothing here: use only the options below\n"
+		"                       (implied by --gpu and --os without --from or --root:\n"
+		"                       they describe another machine)\n"
 		"  --driver VERSION     the NVIDIA driver (470.82.01), or none\n"
 		"  --gpu NAME|ID        the GPU by name (\"RTX 3050\") or PCI device id (0x2507),\n"
 		"                       or none\n"
@@ -88,6 +91,7 @@ static const struct option plan_options[] = {
 struct plan_args {
 	const char *from, *root, *driver, *gpu, *python, *os, *kbdir, *color;
 	bool json, no_probe, strict, no_load;
+	bool described;          /* --gpu or --os without --from/--root: not probed */
 	int timeout_ms;
 	int format;
 	int fw;
@@ -100,34 +104,6 @@ is_version(const char *s)
 	int v[4];
 
 	return vers_parse(s, v, 4) >= 1 && strspn(s, "0123456789.") == strlen(s);
-}
-
-/* The machine from facts (probed or loaded). */
-static void
-machine_from_facts(const struct facts *f, struct plan_machine *m)
-{
-	int i;
-
-	STR_COPY(m->driver, f->driver.version);
-	m->gpu_known = f->pci_valid || f->from_file;
-	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
-		const struct gpu_facts *g = &f->gpus[i];
-		m->gpu_present = true;
-		/* several GPUs: plan for the oldest architecture */
-		if (!m->compute_capability[0] ||
-		    (g->compute_capability[0] && vers_cmp(g->compute_capability, m->compute_capability) < 0)) {
-			STR_COPY(m->gpu_name, g->name);
-			STR_COPY(m->compute_capability, g->compute_capability);
-		}
-	}
-	m->os = f->host.wsl ? PLAN_OS_WSL2 : PLAN_OS_LINUX;
-	m->cpu_avx = f->host.cpu_valid ? (f->host.cpu_avx ? 1 : 0) : -1;
-	for (i = 0; i < f->nlibs && i < MAX_LIBS; i++)
-		if (f->libs[i].origin == ORIGIN_TOOLKIT && !strcmp(f->libs[i].name, "cudart") &&
-		    f->libs[i].version[0]) {
-			vers_truncate(f->libs[i].version, 2, m->toolkit, sizeof(m->toolkit));
-			break;
-		}
 }
 
 /* --gpu: by id or name, into the machine and the facts (for the driver fix). */
@@ -257,6 +233,11 @@ parse_args(int argc, char **argv, struct plan_args *a)
 		fprintf(stderr, "gpudoctor: --from, --root and --no-probe exclude each other\n");
 		return -1;
 	}
+	/* a GPU or an OS given: another machine, so nothing of this one */
+	if ((a->gpu || a->os) && !a->from && !a->root && !a->no_probe) {
+		a->no_probe = true;
+		a->described = true;
+	}
 	return 0;
 }
 
@@ -274,11 +255,11 @@ gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
 	if (a->from) {
 		if (cli_facts(a->from, NULL, &po, f) < 0)
 			return -1;
-		machine_from_facts(f, m);
+		plan_machine_from_facts(f, m);
 	} else if (!a->no_probe) {
 		if (cli_facts(NULL, a->root, &po, f) < 0)
 			return -1;
-		machine_from_facts(f, m);
+		plan_machine_from_facts(f, m);
 		char cwd[F_PATH];
 		struct pyver_env pe = {
 			.path = getenv("PATH"), .virtual_env = getenv("VIRTUAL_ENV"),
@@ -299,6 +280,7 @@ gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
 	if (a->os)
 		m->os = plan_os_parse(a->os);
 	m->strict_driver = a->strict;
+	m->described = a->described;
 	return 0;
 }
 
@@ -306,7 +288,7 @@ gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
  * (nouveau, a module not loaded, a library mismatch...), which no install
  * step of the plan would cure. */
 static json_t *
-prerequisites(const struct findings *fs)
+prerequisites(const struct findings *fs, bool driver_given)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -314,6 +296,9 @@ prerequisites(const struct findings *fs)
 	for (i = 0; i < fs->n; i++) {
 		const struct finding *fi = &fs->v[i];
 		if (fi->severity != SEV_ERROR || !strcmp(fi->id, "hw.no_nvidia_gpu"))
+			continue;
+		/* --driver replaces this machine's driver: its findings are moot */
+		if (driver_given && (str_starts(fi->id, "driver.") || str_starts(fi->id, "lib.toolkit")))
 			continue;
 		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:o}", "id", fi->id, "severity",
 						   severity_name(fi->severity), "title", fi->title, "fix",
@@ -394,7 +379,7 @@ cmd_plan(int argc, char **argv)
 		plan_steps_make(p, &m, a.format, fixb.len ? fixb.s : NULL, &st);
 	if (a.from || !a.no_probe)
 		rules_run(f, &fs);
-	pre = prerequisites(&fs);
+	pre = prerequisites(&fs, a.driver != NULL);
 	if (a.json) {
 		json_t *o = plan_to_json(p, &m, a.format, p->ok ? &st : NULL, fixb.s);
 		json_object_set(o, "prerequisites", pre);

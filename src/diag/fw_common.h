@@ -10,6 +10,7 @@
 #include "diag/finding.h"
 #include "facts.h"
 #include "kb/kb.h"
+#include "plan/plan.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,17 +54,25 @@ bool fw_wheel_spec(const struct framework_facts *fw, const char *soname, char *o
  * 1 yes (directly or by minor-version compatibility), 0 no, -1 unknown.
  */
 int fw_driver_runs(const struct facts *f, const char *cuda);
-/* The newest CUDA variant of a torch release row that the driver runs
- * (the default or newest when the driver is unknown); false when none. */
-bool fw_torch_variant(const struct facts *f, const struct kb_torch_build *row, char *out, size_t size);
+/* The plan (plan/plan.h) for framework pfw (PLAN_TF, PLAN_TORCH, PLAN_JAX) on
+ * this environment's machine: the facts' GPU (cc, when given, instead of
+ * the oldest), driver and OS, the environment's Python; release `want`, or
+ * the newest that runs. True when p->ok. */
+bool fw_plan(const struct facts *f, const struct python_env_facts *e, int pfw, const char *want,
+	const char *cc, struct plan *p);
+/* The torch wheel variant ("12.6") of release `version` that runs on this
+ * machine (natively where one does); false when none. */
+bool fw_torch_variant(const struct facts *f, const struct python_env_facts *e, const char *version,
+	char *out, size_t size);
 /* `pip install torch==V --index-url .../cuXYZ` line(s) for a torch release. */
 bool fw_torch_install(struct buf *b, const struct facts *f, const struct python_env_facts *e,
 	const char *version);
 /* Python py (may be "") is not in a known [min, max]. */
 bool fw_py_outside(const char *py, const char *min, const char *max);
-/* The newest torch release that has a variant the driver runs (and, where
- * the table knows, supports Python py). */
-const struct kb_torch_build *fw_torch_for_driver(const struct facts *f, const char *py);
+/* The newest release of framework pfw that runs on this machine with this
+ * environment's Python; false when none. */
+bool fw_newest(const struct facts *f, const struct python_env_facts *e, int pfw, char *out,
+	size_t size);
 /* The TensorFlow tested build row for a release (exact, else its minor). */
 const struct kb_tf_build *fw_tf_build(const char *version, const char *kind);
 bool fw_tf_has_and_cuda(const char *version);

@@ -1,8 +1,10 @@
 /*
  * fw_release.c - which release, CUDA variant or toolkit a framework fix
- * proposes: whether the driver runs a CUDA release, the torch wheel index
- * for a release, the TensorFlow build for a CUDA release and the system
- * CUDA a pre-[and-cuda] TensorFlow needs.
+ * proposes: whether the driver runs a CUDA release; the release and variant
+ * that run on this machine, asked of plan_make() (the one decision of
+ * which code runs on which GPU with which driver, plan/plan.h); the torch
+ * wheel index for a release, the TensorFlow build for a CUDA release and
+ * the system CUDA a pre-[and-cuda] TensorFlow needs.
  */
 #include "diag/fw_common.h"
 #include "diag/fix.h"
@@ -12,6 +14,7 @@
 #include "base/str.h"
 #include "base/vers.h"
 #include "kb/kb.h"
+#include "plan/plan.h"
 
 #include <string.h>
 
@@ -54,30 +57,37 @@ torch_tag(const char *cuda, char *out, size_t size)
 		str_copy(out, size, "");
 }
 
-/* The newest CUDA variant of a torch release row that the driver runs
- * (the default or newest when the driver is unknown); false when none. */
+/* ---- what runs on this machine: the plan's one decision ----------------------------------- */
+
 bool
-fw_torch_variant(const struct facts *f, const struct kb_torch_build *row, char *out, size_t size)
+fw_plan(const struct facts *f, const struct python_env_facts *e, int pfw, const char *want,
+	const char *cc, struct plan *p)
 {
-	char w[16];
-	size_t i;
-	bool any = false;
+	struct plan_machine m;
+
+	plan_machine_from_facts(f, &m);
+	if (fw_has_gpu(f) && !m.gpu_present) {
+		/* WSL2: the GPU is there, behind the Windows driver */
+		m.gpu_present = true;
+		m.gpu_known = false;
+	}
+	if (cc && cc[0])
+		STR_COPY(m.compute_capability, cc);
+	STR_COPY(m.python, e->version);
+	return plan_make(&m, pfw, want, p) == 0 && p->ok;
+}
+
+bool
+fw_torch_variant(const struct facts *f, const struct python_env_facts *e, const char *version,
+		 char *out, size_t size)
+{
+	static struct plan p;
 
 	out[0] = '\0';
-	for (i = 0; kb_word(row->cuda_variants, i, w, sizeof(w)) == 0; i++) {
-		int r = fw_driver_runs(f, w);
-
-		if (r == 0)
-			continue;
-		if (r < 0 && row->cuda_default[0]) {
-			str_copy(out, size, row->cuda_default);
-			return true;
-		}
-		if (!any || vers_cmp(w, out) > 0)
-			str_copy(out, size, w);
-		any = true;
-	}
-	return any;
+	if (!fw_plan(f, e, PLAN_TORCH, version, NULL, &p) || !p.gpu || !p.variant[0])
+		return false;
+	str_copy(out, size, p.variant);
+	return true;
 }
 
 /* `pip install torch==V --index-url .../cuXYZ` line(s) for a torch release. */
@@ -88,7 +98,7 @@ fw_torch_install(struct buf *b, const struct facts *f, const struct python_env_f
 	const struct kb_torch_build *row = kb_torch(version);
 	char cuda[16], tag[16], spec[64];
 
-	if (!row || !fw_torch_variant(f, row, cuda, sizeof(cuda)))
+	if (!row || !fw_torch_variant(f, e, row->version, cuda, sizeof(cuda)))
 		return false;
 	torch_tag(cuda, tag, sizeof(tag));
 	if (!tag[0])
@@ -110,22 +120,16 @@ fw_py_outside(const char *py, const char *min, const char *max)
 	return vers_parse(py, v, 2) == 2 && (min[0] || max[0]) && !kb_in_range(py, min, max);
 }
 
-/* The newest torch release that has a variant the driver runs (and, where
- * the table knows, supports Python py). */
-const struct kb_torch_build *
-fw_torch_for_driver(const struct facts *f, const char *py)
+bool
+fw_newest(const struct facts *f, const struct python_env_facts *e, int pfw, char *out, size_t size)
 {
-	const struct kb_torch_build *rows, *best = NULL;
-	char cuda[16];
-	size_t n, i;
+	static struct plan p;
 
-	rows = kb_list_torch_builds(&n);
-	for (i = 0; i < n; i++)
-		if (!fw_py_outside(py, rows[i].python_min, rows[i].python_max) &&
-		    fw_torch_variant(f, &rows[i], cuda, sizeof(cuda)) && cuda[0] &&
-		    (!best || vers_cmp(rows[i].version, best->version) > 0))
-			best = &rows[i];
-	return best;
+	out[0] = '\0';
+	if (!fw_plan(f, e, pfw, NULL, NULL, &p) || !p.gpu)
+		return false;
+	str_copy(out, size, p.version);
+	return true;
 }
 
 /* The TensorFlow tested build row for a release (exact, else its minor). */

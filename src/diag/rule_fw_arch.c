@@ -1,110 +1,260 @@
 /*
- * rule_fw_arch.c - fw.arch_not_in_build: a GPU whose architecture the
- * framework build carries no code for.
+ * rule_fw_arch.c - whether each GPU runs the framework build installed,
+ * asked of runs_on.h (the one decision): fw.arch_not_in_build when it
+ * cannot (no machine code for its architecture and no PTX it can use, PTX
+ * newer than the driver's JIT compiler, or a known breakage), with the
+ * nearest build that runs natively; fw.arch_ptx_jit when it runs only from
+ * PTX compiled by the driver at first start.
+ *
+ * The build's code, in order of trust: the fat binaries of its CUDA
+ * library (targets, read by probe/fw_targets.c), TensorFlow's own
+ * build_info list, the knowledge base's row for its release and CUDA
+ * variant. CuPy is left out: it compiles its kernels at run time for the
+ * GPU it finds (NVRTC).
  */
 #include "diag/fw_common.h"
 #include "diag/fix.h"
 #include "diag/rule_util.h"
 #include "base/buf.h"
-#include "base/path.h"
 #include "base/str.h"
 #include "base/vers.h"
 #include "kb/kb.h"
+#include "kb/runs_on.h"
 
 #include <string.h>
 
-/* ---- fw.arch_not_in_build ------------------------------------------------------------- */
-
-/* Whether one entry of a build's capability list runs on capability gm.gn:
- * sm_XY (cubin) on X.Z with Z >= Y, sm_XYa only on X.Y, compute_XY (PTX)
- * on everything >= X.Y. -1 when the word is not a capability. */
-static int
-cap_covers(const char *w, int gm, int gn)
+/* Append capability word w ("8.0") to a space-separated list. */
+static void
+add_cc(char *list, size_t size, const char *w)
 {
-	bool ptx = false, exact = false;
-	const char *d;
-	int v, m, n;
-	size_t k, i;
+	size_t len = strlen(list);
 
-	if (!strncmp(w, "sm_", 3)) {
-		d = w + 3;
-	} else if (!strncmp(w, "compute_", 8)) {
-		d = w + 8;
-		ptx = true;
-	} else if (w[0] >= '1' && w[0] <= '9' && w[1] == '.') {
-		/* "7.5" as older builds list it: a cubin */
-		if (vers_parse(w, &v, 1) != 1 || w[2] < '0' || w[2] > '9')
-			return -1;
-		m = w[0] - '0';
-		n = w[2] - '0';
-		return m == gm && gn >= n;
-	} else {
-		return -1;
+	if (!kb_has_word(list, w))
+		str_fmt(list + len, size - len, "%s%s", len ? " " : "", w);
+}
+
+/*
+ * TensorFlow's build_info list into machine code and PTX: "sm_XY" is a
+ * cubin, "compute_XY" a cubin and PTX (2.3 on), a bare "X.Y" both (the
+ * releases before 2.3 wrote the list that way).
+ */
+static void
+tf_build_info_code(const char *list, struct build_code *b)
+{
+	char w[24], cc[16];
+	size_t i;
+
+	for (i = 0; kb_word(list, i, w, sizeof(w)) == 0; i++) {
+		char *c = strchr(w, ','), *d;
+		bool ptx = false, sass = true;
+		size_t k;
+
+		if (c)
+			*c = '\0';
+		if (!strncmp(w, "sm_", 3)) {
+			d = w + 3;
+		} else if (!strncmp(w, "compute_", 8)) {
+			d = w + 8;
+			ptx = true;
+		} else {
+			int v[2];
+			if (vers_parse(w, v, 2) != 2)
+				continue;
+			STR_FMT(cc, "%d.%d", v[0], v[1]);
+			add_cc(b->sass, sizeof(b->sass), cc);
+			add_cc(b->ptx, sizeof(b->ptx), cc);
+			continue;
+		}
+		k = strspn(d, "0123456789");
+		if (k < 2 || k > 3)
+			continue;
+		STR_FMT(cc, "%.*s.%c%s", (int)k - 1, d, d[k - 1], d[k] == 'a' || d[k] == 'f' ? (char[]){d[k], 0} : "");
+		if (sass)
+			add_cc(b->sass, sizeof(b->sass), cc);
+		if (ptx)
+			add_cc(b->ptx, sizeof(b->ptx), cc);
 	}
-	k = strspn(d, "0123456789");
-	if (k < 2 || k > 3)
-		return -1;
-	if (d[k] == 'a' || d[k] == 'f')
-		exact = true;
-	else if (d[k])
-		return -1;
-	v = 0;
-	for (i = 0; i < k; i++)
-		v = v * 10 + (d[i] - '0');
-	m = v / 10;
-	n = v % 10;
-	if (ptx)
-		return gm > m || (gm == m && gn >= n);
-	if (exact)
-		return gm == m && gn == n;
-	return gm == m && gn >= n;
+}
+
+/* The code the installed build carries; false when nothing is known. */
+static bool
+installed_code(const struct framework_facts *fw, struct build_code *b)
+{
+	char cuda[16] = "";
+
+	if (fw->built_cuda[0])
+		vers_truncate(fw->built_cuda, 2, cuda, sizeof(cuda));
+	runs_code_from_kb(fw->name, fw->version, "linux", cuda, b);
+	if (fw->targets.file[0]) {
+		STR_COPY(b->sass, fw->targets.sass);
+		STR_COPY(b->ptx, fw->targets.ptx);
+		STR_COPY(b->ptx_isa, fw->targets.ptx_isa);
+		STR_COPY(b->from, "fatbin");
+		b->kb_source = NULL;
+		return b->sass[0] || b->ptx[0];
+	}
+	if (!strcmp(fw->name, "tensorflow") && fw->compute_capabilities[0]) {
+		b->sass[0] = b->ptx[0] = '\0';
+		tf_build_info_code(fw->compute_capabilities, b);
+		STR_COPY(b->from, "build_info");
+		b->kb_source = NULL;
+		return true;
+	}
+	return b->from[0] != '\0';
+}
+
+static void
+code_evidence(struct finding *fd, const struct framework_facts *fw, const struct build_code *b)
+{
+	const char *src = !strcmp(b->from, "fatbin")
+				  ? fw->targets.file
+				  : !strcmp(b->from, "build_info") ? "its build_info.py (cuda_compute_capabilities)"
+								    : b->kb_source;
+
+	finding_evidence(fd, "it carries machine code for compute capability %s and PTX for %s%s%s "
+			     "(read from %s)",
+			 b->sass[0] ? b->sass : "(none)", b->ptx[0] ? b->ptx : "(none)",
+			 b->ptx_isa[0] ? ", PTX ISA " : "", b->ptx_isa,
+			 !strcmp(b->from, "knowledge base") ? "the knowledge base" : src);
+	if (!strcmp(b->from, "knowledge base") && src)
+		finding_evidence(fd, "source: %s", src);
+}
+
+/* "PyTorch 2.8.0 (CUDA 12.6 wheel)", "JAX 0.4.30 (cuda12 plugin)". */
+static void
+plan_build_name(const struct plan *p, char *out, size_t size)
+{
+	if (p->fw == PLAN_TORCH && p->variant[0])
+		str_fmt(out, size, "%s %s (CUDA %s wheel)", plan_fw_title(p->fw), p->version, p->variant);
+	else if (p->fw == PLAN_JAX && p->variant[0])
+		str_fmt(out, size, "%s %s (%s plugin)", plan_fw_title(p->fw), p->version, p->variant);
+	else
+		str_fmt(out, size, "%s %s", plan_fw_title(p->fw), p->version);
+}
+
+/* The install line of plan p (torch with its wheel index). */
+static void
+plan_install(struct buf *b, const struct python_env_facts *e, const struct plan *p)
+{
+	char spec[96], tag[16];
+
+	fw_add_pip(b, e);
+	if (p->fw == PLAN_TORCH) {
+		plan_cuda_tag(p->variant, tag, sizeof(tag));
+		STR_FMT(spec, "torch==%s", p->version);
+		buf_adds(b, "install --force-reinstall ");
+		buf_add_shquoted(b, spec);
+		buf_addf(b, " --index-url %s%s\n", TORCH_INDEX, tag);
+		return;
+	}
+	if (p->fw == PLAN_TF)
+		fw_tf_gpu_spec(p->version, spec, sizeof(spec));
+	else
+		STR_FMT(spec, "jax[%s]==%s", p->variant, p->version);
+	buf_adds(b, "install ");
+	buf_add_shquoted(b, spec);
+	buf_addch(b, '\n');
+}
+
+/* "the nearest build that runs": the same release in another variant,
+ * else the newest release that runs natively on this GPU. */
+static bool
+nearest_native(const struct facts *f, const struct python_env_facts *e, int pfw, const char *rel,
+	       const char *cc, struct plan *p)
+{
+	if (pfw == PLAN_TORCH && rel[0] && fw_plan(f, e, pfw, rel, cc, p) && p->gpu &&
+	    !strcmp(p->runs, "native"))
+		return true;
+	return fw_plan(f, e, pfw, NULL, cc, p) && p->gpu && strcmp(p->runs, "jit") != 0;
+}
+
+static int
+plan_fw_of(const char *name)
+{
+	return !strcmp(name, "tensorflow") ? PLAN_TF : !strcmp(name, "torch") ? PLAN_TORCH : PLAN_JAX;
 }
 
 void
 fw_check_arch(const struct facts *f, const struct python_env_facts *e, const struct framework_facts *fw,
-	   struct findings *out)
+	      struct findings *out)
 {
-	char w[24], label[F_TEXT], title[F_TEXT], rel[40];
+	static struct plan p;
+	struct build_code code;
+	char drv[16], label[F_TEXT], rel[40], title[F_TEXT + 96];
 	int gi;
 
-	if (strcmp(fw->name, "tensorflow") || fw->cuda_build == 0 || !fw->compute_capabilities[0])
+	if (fw->cuda_build == 0 || !strcmp(fw->name, "cupy") || !installed_code(fw, &code))
 		return;
+	rule_driver_cuda(f, drv, sizeof(drv));
 	vers_release(fw->version, rel, sizeof(rel));
 	for (gi = 0; gi < f->ngpus && gi < MAX_GPUS; gi++) {
 		const struct gpu_facts *g = &f->gpus[gi];
-		int cc[2], known = 0, ok = 0, r;
-		size_t i;
+		struct runs_verdict v;
 		struct finding *fd;
 		struct buf b;
+		bool alt;
 
-		if (vers_parse(g->compute_capability, cc, 2) != 2)
+		if (!g->compute_capability[0])
 			continue;
-		for (i = 0; kb_word(fw->compute_capabilities, i, w, sizeof(w)) == 0; i++) {
-			/* lists may be written "sm_75,sm_80" too */
-			char *c = strchr(w, ',');
-			if (c)
-				*c = '\0';
-			if ((r = cap_covers(w, cc[0], cc[1])) < 0)
-				continue;
-			known++;
-			ok |= r;
-		}
-		if (!known || ok)
+		runs_decide(&code, g->compute_capability, drv, &v);
+		if (v.how != RUNS_NO && v.how != RUNS_JIT)
 			continue;
 		rule_gpu_label(g, label, sizeof(label));
-		STR_FMT(title, "%s %s has no kernels for compute capability %s (%s)", fw->name,
-			fw->version, g->compute_capability, label);
-		fd = fw_finding(out, e, fw, "fw.arch_not_in_build", SEV_ERROR, title);
-		finding_evidence(fd, "built for %s (build_info.py cuda_compute_capabilities)",
-				 fw->compute_capabilities);
-		finding_evidence(fd, "%s has compute capability %s: no sm_%d%d cubin of its major and no "
-				     "compute_ (PTX) entry at or below it, so CUDA reports \"no kernel "
-				     "image is available for execution on the device\"",
-				 label, g->compute_capability, cc[0], cc[1]);
+		alt = nearest_native(f, e, plan_fw_of(fw->name), rel, g->compute_capability, &p);
 		buf_init(&b);
-		buf_addf(&b, "Install a TensorFlow release built for compute capability %s, or build "
-			     "TensorFlow %s from source with TF_CUDA_COMPUTE_CAPABILITIES=%s.\n",
-			 g->compute_capability, rel[0] ? rel : "", g->compute_capability);
+		if (v.how == RUNS_NO) {
+			STR_FMT(title, "%s %s cannot run on %s (compute capability %s)", fw->name,
+				fw->version, label, g->compute_capability);
+			fd = fw_finding(out, e, fw, "fw.arch_not_in_build", SEV_ERROR, title);
+			code_evidence(fd, fw, &code);
+			finding_evidence(fd, "%s", v.reason);
+			if (v.breakage)
+				finding_evidence(fd, "known breakage: %s", v.breakage->source);
+			else if (!v.ptx_too_new)
+				finding_evidence(fd, "CUDA reports \"no kernel image is available for execution "
+						     "on the device\"");
+			if (v.ptx_too_new) {
+				const struct kb_cuda_driver *d = kb_cuda_driver(v.driver_cuda_needed);
+				buf_addf(&b, "Upgrade the driver to one for CUDA %s (%s or newer), whose JIT "
+					     "compiler reads this PTX:\n",
+					 v.driver_cuda_needed, d ? d->linux_min : "");
+				fix_install_driver(&b, f);
+				if (alt)
+					buf_adds(&b, "or ");
+			}
+			if (alt) {
+				char what[96];
+
+				plan_build_name(&p, what, sizeof(what));
+				buf_addf(&b, "%s %s, which runs natively on it (%s machine code):\n",
+					 v.ptx_too_new ? "install" : "Install", what,
+					 p.runs_via[0] ? p.runs_via : "its");
+				plan_install(&b, e, &p);
+			} else if (!v.ptx_too_new) {
+				buf_addf(&b, "No %s release in the knowledge base runs natively on compute "
+					     "capability %s with this machine's driver and Python: see "
+					     "gpudoctor plan %s\n",
+					 fw->name, g->compute_capability, fw->name);
+			}
+		} else {
+			STR_FMT(title, "%s %s has no machine code for %s: the driver compiles its PTX at "
+					"first start", fw->name, fw->version, label);
+			fd = fw_finding(out, e, fw, "fw.arch_ptx_jit", SEV_WARN, title);
+			code_evidence(fd, fw, &code);
+			finding_evidence(fd, "%s", v.reason);
+			buf_addf(&b, "Keep the compiled kernels cached, so the minutes of JIT compilation "
+				     "happen once (the cache is ~/.nv/ComputeCache; its default size, 256 MiB "
+				     "to 1 GiB, is too small for a framework):\n"
+				     "export CUDA_CACHE_MAXSIZE=4294967296\n");
+			if (alt && strcmp(p.runs, "native") == 0) {
+				char what[96];
+
+				plan_build_name(&p, what, sizeof(what));
+				buf_addf(&b, "or install %s, which has machine code for compute capability %s:\n",
+					 what, g->compute_capability);
+				plan_install(&b, e, &p);
+			}
+		}
 		finding_fix(fd, b.s);
 		buf_release(&b);
 	}

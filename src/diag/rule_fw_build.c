@@ -45,12 +45,12 @@ fw_check_cpu_only(const struct facts *f, const struct python_env_facts *e, const
 	if (!strcmp(fw->name, "torch") && rel[0]) {
 		buf_addf(&b, "Install the CUDA build of torch %s:\n", rel);
 		if (!fw_torch_install(&b, f, e, rel)) {
-			const struct kb_torch_build *nb = fw_torch_for_driver(f, e->version);
-			if (nb) {
-				buf_addf(&b, "(torch %s has no build for the CUDA this driver runs; the newest "
-					     "release that has is %s)\n",
-					 rel, nb->version);
-				fw_torch_install(&b, f, e, nb->version);
+			char nb[24];
+			if (fw_newest(f, e, PLAN_TORCH, nb, sizeof(nb))) {
+				buf_addf(&b, "(torch %s has no build that runs here with this driver; the "
+					     "newest release that has is %s)\n",
+					 rel, nb);
+				fw_torch_install(&b, f, e, nb);
 			} else {
 				buf_adds(&b, "see https://pytorch.org/get-started/locally/ for the "
 					     "--index-url of your CUDA version\n");
@@ -73,16 +73,11 @@ fw_check_cpu_only(const struct facts *f, const struct python_env_facts *e, const
 		if (!fw_tf_has_and_cuda(rel))
 			fw_tf_system_cuda(&b, e, rel);
 	} else if (!strcmp(fw->name, "jax")) {
-		const struct kb_jax_build *row = rel[0] ? kb_jax(rel) : NULL;
-		char w[16], best[16] = "";
-		size_t i;
+		static struct plan jp;
+		char best[16] = "";
 
-		for (i = 0; row && kb_word(row->cuda_plugins, i, w, sizeof(w)) == 0; i++) {
-			if (fw_driver_runs(f, w + 4) == 0)
-				continue;
-			if (!best[0] || vers_cmp(w + 4, best + 4) > 0)
-				STR_COPY(best, w);
-		}
+		if (rel[0] && fw_plan(f, e, PLAN_JAX, rel, NULL, &jp) && jp.gpu)
+			STR_COPY(best, jp.variant);
 		if (best[0]) {
 			buf_addf(&b, "Install JAX's CUDA plugin for jaxlib %s:\n", rel);
 			STR_FMT(spec, "jax[%s]==%s", best, rel);

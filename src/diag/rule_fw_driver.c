@@ -57,38 +57,30 @@ fw_check_driver(const struct facts *f, const struct python_env_facts *e, const s
 	fix_install_driver(&b, f);
 	vers_release(fw->version, rel, sizeof(rel));
 	if (!strcmp(fw->name, "torch")) {
-		const struct kb_torch_build *t = rel[0] ? kb_torch(rel) : NULL;
-		char cuda[16];
+		char cuda[16], nb[24];
 
-		if (t && fw_torch_variant(f, t, cuda, sizeof(cuda))) {
-			buf_addf(&b, "or install torch %s built for CUDA %s:\n", t->version, cuda);
-			fw_torch_install(&b, f, e, t->version);
-		} else if ((t = fw_torch_for_driver(f, e->version))) {
-			fw_torch_variant(f, t, cuda, sizeof(cuda));
-			buf_addf(&b, "or install torch %s built for CUDA %s, the newest release this "
-				     "driver runs:\n",
-				 t->version, cuda);
-			fw_torch_install(&b, f, e, t->version);
+		if (rel[0] && fw_torch_variant(f, e, rel, cuda, sizeof(cuda))) {
+			buf_addf(&b, "or install torch %s built for CUDA %s:\n", rel, cuda);
+			fw_torch_install(&b, f, e, rel);
+		} else if (fw_newest(f, e, PLAN_TORCH, nb, sizeof(nb)) &&
+			   fw_torch_variant(f, e, nb, cuda, sizeof(cuda))) {
+			buf_addf(&b, "or install torch %s built for CUDA %s, the newest release that runs "
+				     "with this driver:\n",
+				 nb, cuda);
+			fw_torch_install(&b, f, e, nb);
 		}
 	} else if (!strcmp(fw->name, "tensorflow")) {
-		const struct kb_tf_build *r, *best = NULL;
-		size_t n, i;
+		static struct plan tp;
 
-		r = kb_list_tf_builds(&n);
-		for (i = 0; i < n; i++)
-			if (!strcmp(r[i].platform, "linux") && !strcmp(r[i].kind, "gpu") && r[i].cuda[0] &&
-			    !fw_py_outside(e->version, r[i].python_min, r[i].python_max) &&
-			    fw_driver_runs(f, r[i].cuda) == 1 && (!best || vers_cmp(r[i].version, best->version) > 0))
-				best = &r[i];
-		if (best) {
-			buf_addf(&b, "or install TensorFlow %s (built for CUDA %s):\n", best->version, best->cuda);
-			fw_tf_gpu_spec(best->version, spec, sizeof(spec));
+		if (fw_plan(f, e, PLAN_TF, NULL, NULL, &tp) && tp.gpu) {
+			buf_addf(&b, "or install TensorFlow %s (built for CUDA %s):\n", tp.version, tp.cuda);
+			fw_tf_gpu_spec(tp.version, spec, sizeof(spec));
 			fw_add_pip(&b, e);
 			buf_adds(&b, "install ");
 			buf_add_shquoted(&b, spec);
 			buf_addch(&b, '\n');
-			if (!fw_tf_has_and_cuda(best->version))
-				fw_tf_system_cuda(&b, e, best->version);
+			if (!fw_tf_has_and_cuda(tp.version))
+				fw_tf_system_cuda(&b, e, tp.version);
 		}
 	} else if (drv[0]) {
 		buf_addf(&b, "or install the %s build for CUDA %d.\n", fw->name, fw_major_of(drv));

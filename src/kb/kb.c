@@ -81,6 +81,8 @@ LIST(kb_list_tf_sonames, struct kb_tf_soname, KB_TF_SONAMES)
 LIST(kb_list_torch_builds, struct kb_torch_build, KB_TORCH_BUILDS)
 LIST(kb_list_jax_builds, struct kb_jax_build, KB_JAX_BUILDS)
 LIST(kb_list_log_patterns, struct kb_log_pattern, KB_LOG_PATTERNS)
+LIST(kb_list_build_targets, struct kb_build_target, KB_BUILD_TARGETS)
+LIST(kb_list_arch_breakages, struct kb_arch_breakage, KB_ARCH_BREAKAGES)
 
 int
 kb_info(enum kb_table t, struct kb_info *out)
@@ -530,4 +532,58 @@ kb_tf_sonames(const char *tf_version, const struct kb_tf_soname **out, size_t ma
 		k++;
 	}
 	return k;
+}
+
+const struct kb_build_target *
+kb_build_target(const char *framework, const char *version, const char *platform, const char *cuda)
+{
+	const struct kb_build_target *rows, *best = NULL;
+	size_t n, i;
+	int want[2], have[2], nw;
+
+	if (!framework || !version || !platform || !cuda || !is_version(version) ||
+	    (nw = vers_parse(cuda, want, 2)) < 1)
+		return NULL;
+	rows = kb_list_build_targets(&n);
+	for (i = 0; i < n; i++) {
+		const struct kb_build_target *r = &rows[i];
+
+		if (strcmp(r->framework, framework) || strcmp(r->platform, platform) ||
+		    !kb_in_range(version, r->version_min, r->version_max) ||
+		    vers_parse(r->cuda, have, 2) != 2 || have[0] != want[0] ||
+		    (nw == 2 && have[1] != want[1]))
+			continue;
+		if (!best || vers_cmp(r->cuda, best->cuda) > 0)
+			best = r;
+	}
+	return best;
+}
+
+const struct kb_arch_breakage *
+kb_arch_breakage(const char *framework, const char *version, const char *platform, const char *cc)
+{
+	const struct kb_arch_breakage *rows;
+	size_t n, i;
+
+	if (!framework || !version || !platform || !cc || !is_version(version) || !is_version(cc))
+		return NULL;
+	rows = kb_list_arch_breakages(&n);
+	for (i = 0; i < n; i++) {
+		const struct kb_arch_breakage *r = &rows[i];
+
+		if (!strcmp(r->framework, framework) &&
+		    (!strcmp(r->platform, "any") || !strcmp(r->platform, platform)) &&
+		    kb_in_range(version, r->version_min, r->version_max) &&
+		    kb_in_range(cc, r->cc_min, r->cc_max))
+			return r;
+	}
+	return NULL;
+}
+
+const char *
+kb_cuda_ptx_isa(const char *cuda)
+{
+	const struct kb_cuda_driver *d = cuda && cuda[0] ? kb_cuda_driver(cuda) : NULL;
+
+	return d && d->ptx_isa ? d->ptx_isa : "";
 }

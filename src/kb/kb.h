@@ -31,6 +31,8 @@ enum kb_table {
 	KB_TORCH_BUILDS,
 	KB_JAX_BUILDS,
 	KB_LOG_PATTERNS,
+	KB_BUILD_TARGETS,
+	KB_ARCH_BREAKAGES,
 	KB_NTABLES
 };
 
@@ -42,6 +44,8 @@ struct kb_cuda_driver {
 	const char *linux_minor_compat;   /* minor-version compatibility minimum: "525.60.13"; "" none */
 	const char *windows_min;          /* "551.61"; "" unknown */
 	const char *windows_minor_compat; /* "527.41"; "" none */
+	const char *ptx_isa;              /* PTX ISA version this release writes and its
+	                                     driver JIT-compiles: "8.4"; "" unknown */
 	const char *source;
 };
 
@@ -67,6 +71,8 @@ struct kb_arch {
 	const char *cuda_min;            /* first CUDA that supports it: "5.0" */
 	const char *cuda_max;            /* last CUDA that does, "" = still supported */
 	const char *driver_last_branch;  /* last driver branch supporting it, "" = current */
+	bool tegra;                      /* an integrated (Tegra, Jetson) GPU: machine code
+	                                    runs only on exactly its capability */
 	const char *source;
 };
 
@@ -163,6 +169,35 @@ struct kb_log_pattern {
 	const char *source;
 };
 
+/* build_targets.tsv: the GPU code an official framework build carries, per
+ * range of releases x platform x CUDA the build was made with. Sorted by
+ * (framework, platform, cuda, version_min). Compute capabilities are
+ * written "8.6"; arch-specific and family-specific targets "9.0a", "10.0f". */
+struct kb_build_target {
+	const char *framework;           /* tensorflow, torch, jax */
+	const char *version_min;         /* "2.8.0" */
+	const char *version_max;         /* "2.10.0"; "" open */
+	const char *platform;            /* linux, windows */
+	const char *cuda;                /* CUDA the build was made with: "12.8" */
+	const char *sass;                /* machine code (cubins): "7.5 8.0 8.6 9.0" */
+	const char *ptx;                 /* PTX: "12.0"; "" none */
+	const char *source;
+};
+
+/* arch_breakages.tsv: framework releases that fail on an architecture for
+ * a reason their targets do not show (their own code generation, say).
+ * Sorted by (framework, platform, version_min, cc_min). */
+struct kb_arch_breakage {
+	const char *framework;           /* tensorflow, torch, jax */
+	const char *version_min;         /* "2.18.0"; "" open */
+	const char *version_max;         /* "2.20.0"; "" open */
+	const char *platform;            /* linux, windows, any */
+	const char *cc_min;              /* "10.0" */
+	const char *cc_max;              /* "12.1"; "" open */
+	const char *summary;             /* one sentence: what fails and why */
+	const char *source;
+};
+
 /* ---- loading ---------------------------------------------------------- */
 
 /* Replace tables with the files found in dir (<dir>/cuda_driver.tsv, ...):
@@ -194,6 +229,8 @@ const struct kb_tf_soname *kb_list_tf_sonames(size_t *n);
 const struct kb_torch_build *kb_list_torch_builds(size_t *n);
 const struct kb_jax_build *kb_list_jax_builds(size_t *n);
 const struct kb_log_pattern *kb_list_log_patterns(size_t *n);
+const struct kb_build_target *kb_list_build_targets(size_t *n);
+const struct kb_arch_breakage *kb_list_arch_breakages(size_t *n);
 
 /* What `compat --kb-info` prints per table. */
 struct kb_info {
@@ -243,6 +280,19 @@ const struct kb_tf_pin *kb_tf_pins(const char *tf_version, size_t *n);
 /* The soname rows whose [tf_min, tf_max] range holds tf_version: up to max
  * pointers into out; returns how many rows match (may exceed max). */
 size_t kb_tf_sonames(const char *tf_version, const struct kb_tf_soname **out, size_t max);
+
+/* The targets of a framework build: the row whose [version_min,
+ * version_max] holds version, of that platform, made with CUDA `cuda`
+ * ("12.8" matches major.minor; a major alone, "12", takes the newest row
+ * of that major). NULL when the table has none. */
+const struct kb_build_target *kb_build_target(const char *framework, const char *version,
+					      const char *platform, const char *cuda);
+/* A known breakage of that release on compute capability cc (platform
+ * "linux" or "windows"; rows for "any" match both); NULL none. */
+const struct kb_arch_breakage *kb_arch_breakage(const char *framework, const char *version,
+						const char *platform, const char *cc);
+/* The PTX ISA version of a CUDA release ("12.4" -> "8.4"); "" unknown. */
+const char *kb_cuda_ptx_isa(const char *cuda);
 
 /* ---- helpers ---------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
  */
 #include "kb/kb_schema.h"
 #include "base/str.h"
+#include "base/vers.h"
 
 #include <regex.h>
 #include <string.h>
@@ -44,6 +45,28 @@ check_torch_build(const void *row, char *msg, size_t size)
 
 	if (r->cuda_default[0] && !kb_has_word(r->cuda_variants, r->cuda_default)) {
 		str_fmt(msg, size, "cuda_default %s is not in cuda_variants", r->cuda_default);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const build_frameworks[] = {"tensorflow", "torch", "jax", NULL};
+static const char *const build_platforms[] = {"linux", "windows", NULL};
+static const char *const breakage_platforms[] = {"linux", "windows", "any", NULL};
+
+/* build_targets: a build carries some code; its CUDA is major.minor. */
+static int
+check_build_target(const void *row, char *msg, size_t size)
+{
+	const struct kb_build_target *r = row;
+	int v[3];
+
+	if (!r->sass[0] && !r->ptx[0]) {
+		str_copy(msg, size, "a build carries sass or ptx targets");
+		return -1;
+	}
+	if (vers_parse(r->cuda, v, 3) != 2) {
+		str_fmt(msg, size, "cuda %s is not major.minor", r->cuda);
 		return -1;
 	}
 	return 0;
@@ -165,7 +188,7 @@ const struct kb_schema kb_schemas[KB_NTABLES] = {
 	[KB_CUDA_DRIVER] = {
 		.id = KB_CUDA_DRIVER, .name = "cuda_driver", .file = "cuda_driver.tsv",
 		.ctype = "struct kb_cuda_driver", .row_size = sizeof(struct kb_cuda_driver),
-		.ncols = 7,
+		.ncols = 8,
 		.cols = {
 			COL(struct kb_cuda_driver, cuda, KB_STR, KB_REQUIRED | KB_VERSION),
 			DOC("release", KB_REQUIRED),
@@ -173,6 +196,7 @@ const struct kb_schema kb_schemas[KB_NTABLES] = {
 			COL(struct kb_cuda_driver, linux_minor_compat, KB_STR, KB_VERSION),
 			COL(struct kb_cuda_driver, windows_min, KB_STR, KB_VERSION),
 			COL(struct kb_cuda_driver, windows_minor_compat, KB_STR, KB_VERSION),
+			COL(struct kb_cuda_driver, ptx_isa, KB_STR, KB_VERSION),
 			SRC(struct kb_cuda_driver),
 		},
 		.nkeys = 1, .keys = {0},
@@ -199,13 +223,14 @@ const struct kb_schema kb_schemas[KB_NTABLES] = {
 	[KB_ARCH_SUPPORT] = {
 		.id = KB_ARCH_SUPPORT, .name = "arch_support", .file = "arch_support.tsv",
 		.ctype = "struct kb_arch", .row_size = sizeof(struct kb_arch),
-		.ncols = 6,
+		.ncols = 7,
 		.cols = {
 			COL(struct kb_arch, compute_capability, KB_STR, KB_REQUIRED | KB_VERSION),
 			COL(struct kb_arch, architecture, KB_STR, KB_REQUIRED),
 			COL(struct kb_arch, cuda_min, KB_STR, KB_VERSION),
 			COL(struct kb_arch, cuda_max, KB_STR, KB_VERSION),
 			COL(struct kb_arch, driver_last_branch, KB_STR, KB_VERSION),
+			COL(struct kb_arch, tegra, KB_BOOL, KB_REQUIRED),
 			SRC(struct kb_arch),
 		},
 		.nkeys = 1, .keys = {0},
@@ -336,6 +361,41 @@ const struct kb_schema kb_schemas[KB_NTABLES] = {
 		},
 		.nkeys = 1, .keys = {0},
 		.nranges = 1, .ranges = {{1, 2}},
+	},
+	[KB_BUILD_TARGETS] = {
+		.id = KB_BUILD_TARGETS, .name = "build_targets", .file = "build_targets.tsv",
+		.ctype = "struct kb_build_target", .row_size = sizeof(struct kb_build_target),
+		.ncols = 8,
+		.cols = {
+			COLA(struct kb_build_target, framework, KB_REQUIRED, build_frameworks),
+			COL(struct kb_build_target, version_min, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_build_target, version_max, KB_STR, KB_VERSION),
+			COLA(struct kb_build_target, platform, KB_REQUIRED, build_platforms),
+			COL(struct kb_build_target, cuda, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_build_target, sass, KB_STR, KB_CCLIST),
+			COL(struct kb_build_target, ptx, KB_STR, KB_CCLIST),
+			SRC(struct kb_build_target),
+		},
+		.nkeys = 4, .keys = {0, 3, 4, 1},
+		.nranges = 1, .ranges = {{1, 2}},
+		.check_row = check_build_target,
+	},
+	[KB_ARCH_BREAKAGES] = {
+		.id = KB_ARCH_BREAKAGES, .name = "arch_breakages", .file = "arch_breakages.tsv",
+		.ctype = "struct kb_arch_breakage", .row_size = sizeof(struct kb_arch_breakage),
+		.ncols = 8,
+		.cols = {
+			COLA(struct kb_arch_breakage, framework, KB_REQUIRED, build_frameworks),
+			COL(struct kb_arch_breakage, version_min, KB_STR, KB_VERSION),
+			COL(struct kb_arch_breakage, version_max, KB_STR, KB_VERSION),
+			COLA(struct kb_arch_breakage, platform, KB_REQUIRED, breakage_platforms),
+			COL(struct kb_arch_breakage, cc_min, KB_STR, KB_REQUIRED | KB_VERSION),
+			COL(struct kb_arch_breakage, cc_max, KB_STR, KB_VERSION),
+			COL(struct kb_arch_breakage, summary, KB_STR, KB_REQUIRED),
+			SRC(struct kb_arch_breakage),
+		},
+		.nkeys = 4, .keys = {0, 3, 1, 4},
+		.nranges = 2, .ranges = {{1, 2}, {4, 5}},
 	},
 };
 

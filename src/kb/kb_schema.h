@@ -31,9 +31,10 @@ enum kb_type {
 #define KB_WLIST      0x08u  /* space-separated words [a-z0-9_.-] */
 #define KB_NUMBER     0x10u  /* decimal number "19.5" when not empty */
 #define KB_NOSTORE    0x20u  /* checked, documentation only: not in the struct */
+#define KB_CCLIST     0x40u  /* space-separated compute capabilities "8.6 9.0a 10.0f" */
 
 #define KB_MAX_COLS   16
-#define KB_MAX_KEYS   3
+#define KB_MAX_KEYS   4
 #define KB_MAX_RANGES 2
 
 struct kb_column {

@@ -137,6 +137,50 @@ is_list(const char *s, bool versions)
 	return !strstr(s, "  ");
 }
 
+/* Order of two compute capabilities: by number, then plain, 'a', 'f'. */
+static int
+cc_order(const char *a, const char *b)
+{
+	int c = vers_cmp(a, b);
+	const char *sa = a + strspn(a, "0123456789."), *sb = b + strspn(b, "0123456789.");
+
+	if (c)
+		return c;
+	return strcmp(sa, sb);
+}
+
+/* "8.6", "9.0a", "10.0f": a compute capability, with the suffix of an
+ * arch-specific or family-specific target. */
+static bool
+is_cc(const char *w)
+{
+	size_t m = strspn(w, "0123456789");
+
+	if (m < 1 || m > 2 || w[m] != '.' || w[m + 1] < '0' || w[m + 1] > '9')
+		return false;
+	w += m + 2;
+	if (*w == 'a' || *w == 'f')
+		w++;
+	return !*w;
+}
+
+/* A space-separated list of compute capabilities, ascending, no repeats. */
+static bool
+is_cc_list(const char *s)
+{
+	char w[16], prev[16] = "";
+	size_t i;
+
+	for (i = 0; kb_word(s, i, w, sizeof(w)) == 0; i++) {
+		if (strlen(w) >= sizeof(w) - 1 || !is_cc(w))
+			return false;
+		if (prev[0] && cc_order(prev, w) >= 0)
+			return false;
+		str_copy(prev, sizeof(prev), w);
+	}
+	return !strstr(s, "  ");
+}
+
 /* Valid UTF-8 without overlongs or surrogates. */
 static bool
 is_utf8(const unsigned char *s, size_t n)
@@ -289,6 +333,11 @@ set_field(struct parse *p, size_t line, const struct kb_column *c, const char *v
 			if ((c->flags & KB_VLIST) && !is_list(v, true)) {
 				perr(p, line, "%s is not a space-separated list of versions: %s",
 				     c->name, v);
+				return -1;
+			}
+			if ((c->flags & KB_CCLIST) && !is_cc_list(v)) {
+				perr(p, line, "%s is not an ascending list of compute capabilities "
+					 "(8.6, 9.0a, 10.0f): %s", c->name, v);
 				return -1;
 			}
 			if ((c->flags & KB_WLIST) && !is_list(v, false)) {

@@ -13,6 +13,7 @@
 #include "base/str.h"
 #include "base/vers.h"
 #include "kb/kb.h"
+#include "kb/runs_on.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +29,10 @@ struct build_check {
 	char reason[PLAN_LINE];
 	char basis[PLAN_LINE];       /* which driver minimum was relied on */
 	char need[32];               /* the driver this build needs (the lower usable minimum) */
+	int how;                     /* enum runs_how on this GPU */
+	char via[16];                /* "sm_80", "compute_80" */
+	char how_reason[PLAN_LINE];
+	bool targets_known;          /* the knowledge base has the build's targets */
 };
 
 /* One release checked against the machine. */
@@ -41,6 +46,10 @@ struct eval {
 	bool and_cuda;
 	char basis[PLAN_LINE];
 	char need[32];
+	int how;                     /* enum runs_how of the build chosen for it */
+	char via[16];
+	char how_reason[PLAN_LINE];
+	bool targets_known;
 };
 
 struct ctx {
@@ -49,6 +58,11 @@ struct ctx {
 	bool gpu;                    /* planning a GPU build */
 	bool win_driver;             /* Windows driver numbers (Windows, WSL2) */
 	const char *platform;        /* tf_builds platform: linux, windows, macos */
+	const char *wheels;          /* the wheels' platform: windows, else linux (WSL2 too) */
+	char driver_cuda[16];        /* newest CUDA the driver runs by its own minimums */
+	int gpu_unknown_to_driver;   /* runs_driver_supports: 0 the driver predates the GPU */
+	char driver_first[32];       /* then: the first driver that knows it */
+	char driver_why[PLAN_LINE];
 };
 
 static const char *const fw_names[] = {"tensorflow", "torch", "jax"};
@@ -122,16 +136,6 @@ plan_cuda_tag(const char *cuda, char *out, size_t size)
 	str_fmt(out, size, "cu%d%d", v[0], v[1]);
 }
 
-static int
-cmp_mm(const char *a, const char *b)
-{
-	char x[16], y[16];
-
-	vers_truncate(a, 2, x, sizeof(x));
-	vers_truncate(b, 2, y, sizeof(y));
-	return vers_cmp(x, y);
-}
-
 static void
 add_reason(struct eval *e, unsigned why, const char *text)
 {
@@ -141,28 +145,6 @@ add_reason(struct eval *e, unsigned why, const char *text)
 }
 
 /* ---- the checks ------------------------------------------------------------ */
-
-/* Can the GPU run code built with this CUDA? */
-static bool
-arch_ok(const struct ctx *c, const char *cuda, char *reason, size_t size)
-{
-	const char *cc = c->m->compute_capability;
-	const struct kb_arch *a;
-
-	if (!cc[0] || !(a = kb_arch_by_cc(cc)))
-		return true;
-	if (a->cuda_min[0] && cmp_mm(cuda, a->cuda_min) < 0) {
-		str_fmt(reason, size, "built with CUDA %s, which cannot target compute capability %s "
-			 "(%s needs CUDA >= %s)", cuda, cc, a->architecture, a->cuda_min);
-		return false;
-	}
-	if (a->cuda_max[0] && cmp_mm(cuda, a->cuda_max) > 0) {
-		str_fmt(reason, size, "built with CUDA %s; %s (compute capability %s) support ended with "
-			 "CUDA %s", cuda, a->architecture, cc, a->cuda_max);
-		return false;
-	}
-	return true;
-}
 
 /* Does the driver run this CUDA? Fills the basis, or the reason; need is
  * the lowest driver that would do. Without a driver (one is to be
@@ -208,21 +190,64 @@ driver_ok(const struct ctx *c, const char *cuda, struct build_check *b)
 	return false;
 }
 
-/* Arch and driver for one CUDA build. */
+/* GPU code and driver for one build: release `version` made with CUDA
+ * `cuda_in` (a major alone, "12", finds the release's newest build of that
+ * major), needing a driver for CUDA `drv_cuda` (NULL: cuda_in).
+ * runs_on.h decides whether this GPU runs it, and how. */
 static void
-check_build(const struct ctx *c, const char *cuda_in, struct build_check *b)
+check_build(const struct ctx *c, const char *version, const char *cuda_in, const char *drv_cuda,
+	    struct build_check *b)
 {
-	char cuda[16], r[PLAN_LINE];
+	char cuda[16], dcuda[16], r[PLAN_LINE];
+	struct build_code code;
+	struct runs_verdict v;
 
-	norm_cuda(cuda_in, cuda, sizeof(cuda));
-	b->why = 0;
-	if (!arch_ok(c, cuda, r, sizeof(r))) {
-		b->why |= WHY_ARCH;
-		STR_COPY(b->reason, r);
-		return;
+	STR_COPY(cuda, cuda_in);
+	norm_cuda(drv_cuda ? drv_cuda : cuda_in, dcuda, sizeof(dcuda));
+	memset(b, 0, sizeof(*b));
+	b->how = RUNS_UNKNOWN;
+	if (c->m->compute_capability[0]) {
+		b->targets_known = runs_code_from_kb(fw_names[c->fw], version, c->wheels, cuda, &code);
+		if (!b->targets_known)
+			STR_COPY(code.cuda, strchr(cuda, '.') ? cuda : "");
+		else
+			STR_COPY(cuda, code.cuda);
+		runs_decide(&code, c->m->compute_capability, c->driver_cuda, &v);
+		b->how = v.how;
+		STR_COPY(b->via, v.via);
+		STR_COPY(b->how_reason, v.reason);
+		if (v.how == RUNS_NO && v.ptx_too_new) {
+			const struct kb_cuda_driver *d = kb_cuda_driver(v.driver_cuda_needed);
+			const char *need = d ? (c->win_driver && d->windows_min[0] ? d->windows_min
+										   : d->linux_min)
+					     : "";
+			b->why |= WHY_DRIVER;
+			STR_COPY(b->need, need);
+			str_fmt(b->reason, sizeof(b->reason), "CUDA %s build: %s; a driver >= %s JIT-compiles "
+				 "it", cuda, v.reason, need[0] ? need : "for a newer CUDA");
+			return;
+		}
+		if (v.how == RUNS_NO) {
+			b->why |= WHY_ARCH;
+			str_fmt(r, sizeof(r), "CUDA %s build: %s", cuda, v.reason);
+			STR_COPY(b->reason, r);
+			return;
+		}
 	}
-	if (!driver_ok(c, cuda, b))
+	if (!driver_ok(c, dcuda, b))
 		b->why |= WHY_DRIVER;
+}
+
+/* A build that runs (no why) only from PTX gets the soft WHY_JIT. */
+static void
+add_jit(struct eval *e, const struct build_check *b)
+{
+	char r[PLAN_LINE];
+
+	if (b->how != RUNS_JIT)
+		return;
+	str_fmt(r, sizeof(r), "runs only from PTX: %s", b->how_reason);
+	add_reason(e, WHY_JIT, r);
 }
 
 static void
@@ -249,6 +274,10 @@ take_build(struct eval *e, const struct build_check *b, const char *cuda)
 	norm_cuda(cuda, e->cuda, sizeof(e->cuda));
 	STR_COPY(e->basis, b->basis);
 	STR_COPY(e->need, b->need);
+	e->how = b->how;
+	STR_COPY(e->via, b->via);
+	STR_COPY(e->how_reason, b->how_reason);
+	e->targets_known = b->targets_known;
 }
 
 /* ---- TensorFlow ------------------------------------------------------------- */
@@ -283,11 +312,13 @@ eval_tf(const struct ctx *c, const char *version, struct eval *e)
 	}
 	if (c->gpu) {
 		struct build_check b;
-		check_build(c, row->cuda, &b);
+		check_build(c, version, row->cuda, NULL, &b);
 		take_build(e, &b, row->cuda);
 		STR_COPY(e->cudnn, row->cudnn);
 		if (b.why)
 			add_reason(e, b.why, b.reason);
+		else
+			add_jit(e, &b);
 	}
 }
 
@@ -297,9 +328,9 @@ static void
 eval_torch(const struct ctx *c, const struct kb_torch_build *t, struct eval *e)
 {
 	char w[16], vars[8][16];
-	struct build_check b, first_drv = {0};
+	struct build_check b, jit = {0}, drv = {0}, newest = {0}, unk = {0};
 	size_t nv = 0, k;
-	bool any_arch = false;
+	int jit_k = -1, drv_k = -1, unk_k = -1;
 	char r[PLAN_LINE];
 
 	check_python(c, e, t->python_min, t->python_max);
@@ -315,30 +346,52 @@ eval_torch(const struct ctx *c, const struct kb_torch_build *t, struct eval *e)
 		add_reason(e, WHY_OS, "no CUDA wheels");
 		return;
 	}
-	/* the newest wheel this machine runs; else remember why not */
+	/* the newest wheel this GPU runs natively with this driver; else the
+	 * newest whose GPU code is unknown; else the newest it runs from PTX;
+	 * else the oldest the GPU runs that a driver upgrade would make work
+	 * (the lowest driver need) */
 	for (k = nv; k-- > 0;) {
-		check_build(c, vars[k], &b);
-		if (!b.why) {
+		check_build(c, t->version, vars[k], NULL, &b);
+		if (k == nv - 1)
+			newest = b;
+		if (!b.why && b.how == RUNS_NATIVE) {
 			take_build(e, &b, vars[k]);
 			STR_COPY(e->variant, e->cuda);
 			return;
 		}
-		if (!(b.why & WHY_ARCH)) {
-			any_arch = true;
-			first_drv = b; /* the oldest arch-fitting wheel wins: lowest driver need */
-			norm_cuda(vars[k], e->cuda, sizeof(e->cuda));
-			STR_COPY(e->need, b.need);
+		if (!b.why && b.how != RUNS_JIT && unk_k < 0) {
+			unk = b;
+			unk_k = (int)k;
+		}
+		if (!b.why && b.how == RUNS_JIT && jit_k < 0) {
+			jit = b;
+			jit_k = (int)k;
+		}
+		if (b.why == WHY_DRIVER) {
+			drv = b;
+			drv_k = (int)k;
 		}
 	}
-	if (any_arch) {
-		add_reason(e, WHY_DRIVER, first_drv.reason);
+	if (unk_k >= 0) {
+		take_build(e, &unk, vars[unk_k]);
 		STR_COPY(e->variant, e->cuda);
 		return;
 	}
-	check_build(c, vars[nv - 1], &b);
-	str_fmt(r, sizeof(r), "no CUDA wheel (%s) fits compute capability %s: %s", t->cuda_variants,
-		 c->m->compute_capability, b.reason);
-	add_reason(e, WHY_ARCH, r);
+	if (jit_k >= 0) {
+		take_build(e, &jit, vars[jit_k]);
+		STR_COPY(e->variant, e->cuda);
+		add_jit(e, &jit);
+		return;
+	}
+	if (drv_k >= 0) {
+		take_build(e, &drv, vars[drv_k]);
+		STR_COPY(e->variant, e->cuda);
+		add_reason(e, WHY_DRIVER, drv.reason);
+		return;
+	}
+	str_fmt(r, sizeof(r), "no CUDA wheel (%s) runs on compute capability %s: %s", t->cuda_variants,
+		 c->m->compute_capability, newest.reason);
+	add_reason(e, newest.why ? newest.why : WHY_ARCH, r);
 }
 
 /* ---- JAX -------------------------------------------------------------------- */
@@ -359,8 +412,9 @@ static void
 eval_jax(const struct ctx *c, const struct kb_jax_build *j, struct eval *e)
 {
 	char w[16], plugins[4][16], cuda[16];
-	struct build_check b, keep = {0};
+	struct build_check b, keep = {0}, jit = {0}, last = {0}, unk = {0};
 	size_t np = 0, k;
+	int jit_k = -1, keep_k = -1, unk_k = -1;
 	bool any_arch = false;
 
 	check_python(c, e, j->python_min, j->python_max);
@@ -379,26 +433,53 @@ eval_jax(const struct ctx *c, const struct kb_jax_build *j, struct eval *e)
 		add_reason(e, WHY_OS, "no CUDA build");
 		return;
 	}
+	/* the newest plugin this GPU runs natively with this driver; else the
+	 * newest whose GPU code is unknown; else the newest it runs from PTX;
+	 * else one a driver upgrade would make work */
 	for (k = np; k-- > 0;) {
 		plugin_cuda(j, plugins[k], cuda, sizeof(cuda));
-		check_build(c, cuda, &b);
-		if (!b.why) {
+		/* targets: the plugin's build of that major; driver: its minimum */
+		check_build(c, j->version, plugins[k] + 4, cuda, &b);
+		if (!b.why && b.how == RUNS_NATIVE) {
 			take_build(e, &b, cuda);
 			STR_COPY(e->variant, plugins[k]);
 			return;
 		}
-		if (!(b.why & WHY_ARCH)) {
+		if (!b.why && b.how != RUNS_JIT && unk_k < 0) {
+			unk = b;
+			unk_k = (int)k;
+		}
+		if (!b.why && b.how == RUNS_JIT && jit_k < 0) {
+			jit = b;
+			jit_k = (int)k;
+		}
+		if (!(b.why & WHY_ARCH) && b.why && !any_arch) {
 			any_arch = true;
 			keep = b;
-			STR_COPY(e->variant, plugins[k]);
-			norm_cuda(cuda, e->cuda, sizeof(e->cuda));
-			STR_COPY(e->need, b.need);
+			keep_k = (int)k;
 		}
+		last = b;
 	}
-	if (any_arch)
-		add_reason(e, WHY_DRIVER, keep.reason);
-	else
-		add_reason(e, WHY_ARCH, b.reason);
+	if (unk_k >= 0) {
+		plugin_cuda(j, plugins[unk_k], cuda, sizeof(cuda));
+		take_build(e, &unk, cuda);
+		STR_COPY(e->variant, plugins[unk_k]);
+		return;
+	}
+	if (jit_k >= 0) {
+		plugin_cuda(j, plugins[jit_k], cuda, sizeof(cuda));
+		take_build(e, &jit, cuda);
+		STR_COPY(e->variant, plugins[jit_k]);
+		add_jit(e, &jit);
+	} else if (any_arch) {
+		plugin_cuda(j, plugins[keep_k], cuda, sizeof(cuda));
+		STR_COPY(e->variant, plugins[keep_k]);
+		norm_cuda(cuda, e->cuda, sizeof(e->cuda));
+		STR_COPY(e->need, keep.need);
+		add_reason(e, keep.why, keep.reason);
+	} else {
+		add_reason(e, last.why ? last.why : WHY_ARCH, last.reason);
+	}
 }
 
 /* ---- releases, newest first ------------------------------------------------ */
@@ -525,6 +606,10 @@ choose(struct plan *p, const struct eval *e)
 	STR_COPY(p->driver_basis, e->basis);
 	STR_COPY(p->driver_min, e->need);
 	p->and_cuda = e->and_cuda;
+	STR_COPY(p->runs, runs_how_name(e->how));
+	STR_COPY(p->runs_via, e->via);
+	STR_COPY(p->runs_reason, e->how_reason);
+	p->targets_known = e->targets_known;
 }
 
 static struct plan_blocker *
@@ -652,6 +737,9 @@ block_all(struct plan *p, const struct plan_machine *m, const struct eval *ev, s
 static void
 machine_notes(struct plan *p, const struct plan_machine *m, const struct ctx *c)
 {
+	if (m->described)
+		note(p, "the machine is the one the options describe: nothing on this machine was "
+			"probed");
 	if (m->os == PLAN_OS_MACOS)
 		note(p, "macOS has no CUDA: planning a CPU-only install (Apple-GPU plugins such as "
 			"tensorflow-metal and jax-metal are not in the knowledge base)");
@@ -672,13 +760,104 @@ machine_notes(struct plan *p, const struct plan_machine *m, const struct ctx *c)
 		note(p, "this CPU has no AVX");
 }
 
+void
+plan_machine_from_facts(const struct facts *f, struct plan_machine *m)
+{
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	m->cpu_avx = -1;
+	STR_COPY(m->driver, f->driver.version);
+	m->gpu_known = f->pci_valid || f->from_file;
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		m->gpu_present = true;
+		/* several GPUs: plan for the oldest architecture */
+		if (!m->compute_capability[0] ||
+		    (g->compute_capability[0] && vers_cmp(g->compute_capability, m->compute_capability) < 0)) {
+			STR_COPY(m->gpu_name, g->name);
+			STR_COPY(m->compute_capability, g->compute_capability);
+		}
+	}
+	m->os = f->host.wsl ? PLAN_OS_WSL2 : PLAN_OS_LINUX;
+	m->cpu_avx = f->host.cpu_valid ? (f->host.cpu_avx ? 1 : 0) : -1;
+	for (i = 0; i < f->nlibs && i < MAX_LIBS; i++)
+		if (f->libs[i].origin == ORIGIN_TOOLKIT && !strcmp(f->libs[i].name, "cudart") &&
+		    f->libs[i].version[0]) {
+			vers_truncate(f->libs[i].version, 2, m->toolkit, sizeof(m->toolkit));
+			break;
+		}
+}
+
+/* The newest CUDA a driver runs by its own minimums, Windows numbers on
+ * Windows and WSL2 (that is what its PTX JIT compiler understands). */
+static void
+driver_cuda(const struct ctx *c, char *out, size_t size)
+{
+	const struct kb_cuda_driver *rows;
+	size_t n, i;
+
+	out[0] = '\0';
+	if (!c->m->driver[0])
+		return;
+	rows = kb_list_cuda_driver(&n);
+	for (i = 0; i < n; i++) {
+		const char *min = c->win_driver && rows[i].windows_min[0] ? rows[i].windows_min
+									 : rows[i].linux_min;
+		if (min[0] && vers_cmp(c->m->driver, min) >= 0 && (!out[0] || vers_cmp(rows[i].cuda, out) > 0))
+			str_copy(out, size, rows[i].cuda);
+	}
+}
+
+/*
+ * The driver predates the GPU's architecture, so nothing runs until it is
+ * replaced: one blocker, and what would work once it is (the plan for the
+ * same machine with a driver to install).
+ */
+static int
+driver_predates_gpu(const struct plan_machine *m, const struct ctx *c, int fw, const char *want,
+		    struct plan *p)
+{
+	struct plan_machine m2 = *m;
+	struct plan_blocker *b;
+	char need[32], then[24];
+	int rc;
+
+	m2.driver[0] = '\0';
+	rc = plan_make(&m2, fw, want, p);
+	if (rc < 0)
+		return rc;
+	STR_COPY(need, c->driver_first);
+	if (p->ok && p->driver_min[0] && vers_cmp(p->driver_min, need) > 0)
+		STR_COPY(need, p->driver_min);
+	STR_COPY(then, p->ok ? p->version : "");
+	memset(p, 0, sizeof(*p));
+	p->fw = fw;
+	p->os = m->os;
+	p->gpu = true;
+	if (want && want[0])
+		STR_COPY(p->asked, want);
+	if (kb_driver_max_cuda(m->driver, p->max_cuda, sizeof(p->max_cuda)) < 0)
+		p->max_cuda[0] = '\0';
+	machine_notes(p, m, c);
+	b = blocker(p, WHY_DRIVER);
+	STR_COPY(b->what, c->driver_why);
+	STR_COPY(b->driver_min, need);
+	str_fmt(b->fix, sizeof(b->fix), "upgrade the NVIDIA driver to >= %s first", need);
+	if (then[0]) {
+		STR_COPY(p->newest_ok, then);
+		note(p, "with that changed: %s %s", plan_fw_title(fw), then);
+	}
+	return 1;
+}
+
 int
 plan_make(const struct plan_machine *m, int fw, const char *want, struct plan *p)
 {
 	static struct eval ev[MAX_RELEASES]; /* large: not on the stack */
 	const char *vs[MAX_RELEASES];
 	struct ctx c = {.m = m, .fw = fw};
-	size_t n, i, ne = 0;
+	size_t n, i, ne = 0, pick;
 	const struct eval *target = NULL;
 	char wantv[24] = "";
 
@@ -689,6 +868,19 @@ plan_make(const struct plan_machine *m, int fw, const char *want, struct plan *p
 		!(m->gpu_known && !m->gpu_present);
 	c.win_driver = m->os == PLAN_OS_WINDOWS || m->os == PLAN_OS_WSL2;
 	c.platform = m->os == PLAN_OS_WINDOWS ? "windows" : m->os == PLAN_OS_MACOS ? "macos" : "linux";
+	c.wheels = m->os == PLAN_OS_WINDOWS ? "windows" : "linux";
+	driver_cuda(&c, c.driver_cuda, sizeof(c.driver_cuda));
+	c.gpu_unknown_to_driver = -1;
+	if (c.gpu && m->driver[0] && m->compute_capability[0])
+		c.gpu_unknown_to_driver = runs_driver_supports(m->compute_capability, m->driver,
+							       c.driver_why, sizeof(c.driver_why),
+							       c.driver_first, sizeof(c.driver_first));
+	/* a driver too new for an old GPU is hw.arch_too_old's question, and
+	 * each build's CUDA range answers it below: only "too old" blocks here */
+	if (c.gpu_unknown_to_driver == 0 && vers_cmp(c.driver_first, m->driver) < 0)
+		c.gpu_unknown_to_driver = 1;
+	if (c.gpu_unknown_to_driver == 0)
+		return driver_predates_gpu(m, &c, fw, want, p);
 	p->gpu = c.gpu;
 	p->need_driver_install = c.gpu && !m->driver[0];
 	if (m->driver[0] && kb_driver_max_cuda(m->driver, p->max_cuda, sizeof(p->max_cuda)) < 0)
@@ -725,29 +917,48 @@ plan_make(const struct plan_machine *m, int fw, const char *want, struct plan *p
 			target = &ev[ne];
 		ne++;
 	}
-	for (i = 0; i < ne; i++)
-		if (!ev[i].why) {
-			STR_COPY(p->newest_ok, ev[i].version);
-			break;
-		}
+	/* the newest release that runs natively; else the newest whose GPU
+	 * code is not known; else the newest that runs from PTX only */
+	pick = ne;
+	for (i = 0; i < ne && pick == ne; i++)
+		if (!ev[i].why && ev[i].how == RUNS_NATIVE)
+			pick = i;
+	for (i = 0; i < ne && pick == ne; i++)
+		if (!ev[i].why)
+			pick = i;
+	for (i = 0; i < ne && pick == ne; i++)
+		if (ev[i].why == WHY_JIT)
+			pick = i;
+	if (pick < ne)
+		STR_COPY(p->newest_ok, ev[pick].version);
 	if (wantv[0]) {
-		if (target && !target->why) {
+		if (target && !(target->why & ~(unsigned)WHY_JIT)) {
 			choose(p, target);
 		} else if (target) {
 			exclude(p, target);
 			block_release(p, m, target, false);
 		}
 	} else {
-		for (i = 0; i < ne; i++) {
-			if (!ev[i].why) {
-				choose(p, &ev[i]);
-				break;
-			}
+		for (i = 0; i < ne && i < pick; i++) {
+			if (!ev[i].why && ev[i].nreasons < PLAN_MAX_REASONS)
+				str_fmt(ev[i].reasons[ev[i].nreasons++], PLAN_LINE,
+					 "its GPU code is not in the knowledge base; %s is known to run "
+					 "natively on compute capability %s", ev[pick].version,
+					 m->compute_capability);
 			exclude(p, &ev[i]);
 		}
-		if (!p->ok)
+		if (pick < ne)
+			choose(p, &ev[pick]);
+		else
 			block_all(p, m, ev, ne);
 	}
+	if (p->ok && !strcmp(p->runs, "jit"))
+		note(p, "%s %s runs on this GPU only from PTX: %s", plan_fw_title(fw), p->version,
+		     p->runs_reason);
+	else if (p->ok && c.gpu && m->compute_capability[0] && !p->targets_known)
+		note(p, "the GPU code of %s %s%s%s is not in the knowledge base: assuming it runs on "
+			"compute capability %s", plan_fw_title(fw), p->version, p->variant[0] ? " " : "",
+		     p->variant, m->compute_capability);
 	if (p->ok) {
 		if (m->python[0]) {
 			py_minor(m->python, p->python, sizeof(p->python));

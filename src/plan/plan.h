@@ -12,15 +12,20 @@
  * minimum (cuda_driver.tsv linux_min, windows_min on Windows and WSL2), or
  * at least the minor-version-compatibility minimum of the major X
  * (linux_minor_compat) unless the machine asks for strict minimums; the
- * plan says which one it relied on. A GPU is supported by a build when the
- * build's CUDA lies in the architecture's [cuda_min, cuda_max]
- * (arch_support.tsv).
+ * plan says which one it relied on. Whether the GPU runs a build is
+ * runs_on.h's decision over the build's targets (build_targets.tsv):
+ * natively, only through PTX JIT, or not at all; the plan takes the newest
+ * release and CUDA variant that runs natively, and a JIT-only build only
+ * when no release runs natively. A driver older than the GPU's
+ * architecture blocks every release.
  */
 #ifndef GPUDOCTOR_PLAN_H
 #define GPUDOCTOR_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "facts.h"
 
 enum plan_os { PLAN_OS_LINUX, PLAN_OS_WSL2, PLAN_OS_WINDOWS, PLAN_OS_MACOS };
 enum plan_fw { PLAN_TF, PLAN_TORCH, PLAN_JAX };
@@ -38,6 +43,7 @@ struct plan_machine {
 	int cpu_avx;                /* -1 unknown, 0 no AVX, 1 AVX */
 	char toolkit[16];           /* CUDA toolkit already installed: "13.0"; "" none */
 	bool strict_driver;         /* never rely on minor-version compatibility */
+	bool described;             /* given by options alone (--gpu, --os): not probed */
 };
 
 /* Why a release is ruled out; a bit set per release. */
@@ -47,6 +53,8 @@ enum plan_why {
 	WHY_ARCH = 1 << 2,          /* the GPU is outside its CUDA's architecture range */
 	WHY_OS = 1 << 3,            /* no build for this OS */
 	WHY_CPU = 1 << 4,           /* the CPU lacks an instruction set the wheels need */
+	WHY_JIT = 1 << 5,           /* the GPU runs it only from PTX, JIT-compiled at first
+	                               start: chosen only when no release runs natively */
 };
 
 #define PLAN_LINE 256
@@ -88,6 +96,10 @@ struct plan {
 	char driver_basis[PLAN_LINE]; /* which minimum the plan relies on */
 	bool need_driver_install;   /* GPU present, no driver: install one first */
 	char driver_min[32];        /* the driver the chosen build needs */
+	char runs[12];              /* on this GPU: "native", "jit", "unknown" (runs_how_name) */
+	char runs_via[16];          /* "sm_80" machine code, "compute_80" PTX */
+	char runs_reason[PLAN_LINE];
+	bool targets_known;         /* build_targets.tsv has the chosen build */
 	char newest_ok[24];         /* with ==VERSION refused: the newest that works */
 
 	int nnotes;                 /* assumptions and remarks, in order */
@@ -114,6 +126,10 @@ const char *plan_os_name(int os);
  * plan exists (p->ok), 1 when no release can work (p->blockers say why),
  * -1 when `want` names no release in the knowledge base. */
 int plan_make(const struct plan_machine *m, int fw, const char *want, struct plan *p);
+
+/* The machine as facts (probed or loaded) describe it; several GPUs: the
+ * oldest architecture. m is cleared first. */
+void plan_machine_from_facts(const struct facts *f, struct plan_machine *m);
 
 /* "12.4" -> "cu124"; "9" -> "cu90". Written to out. */
 void plan_cuda_tag(const char *cuda, char *out, size_t size);

@@ -1012,10 +1012,13 @@ best_versions(struct facts *f, const struct lib_job *cuda)
 		STR_COPY(d->version, f->kmod.nvidia_version);
 		STR_COPY(d->version_source, "kmod");
 	}
-	if (d->cuda_driver_version > 0)
+	if (d->cuda_driver_version > 0) {
 		vers_from_cuda_int(d->cuda_driver_version, d->cuda_version, sizeof(d->cuda_version));
-	else if (d->nvml_cuda_version > 0)
+		STR_COPY(d->cuda_version_source, "driver");
+	} else if (d->nvml_cuda_version > 0) {
 		vers_from_cuda_int(d->nvml_cuda_version, d->cuda_version, sizeof(d->cuda_version));
+		STR_COPY(d->cuda_version_source, "nvml");
+	}
 }
 
 void

@@ -23,6 +23,8 @@
  *               jaxlib/xla_extension.so
  *   cupy        cupy-cudaNNx / cupy-cudaNNN; cupy_backends/cuda/api/runtime*.so
  *
+ * The GPU code each CUDA build carries comes from fw_targets.c.
+ *
  * For CUDA builds of tensorflow and jax, also the libdevice.10.bc and ptxas
  * XLA would use and the CUDA release of that ptxas (xla_toolchain).
  *
@@ -35,6 +37,7 @@
  * extension.
  */
 #include "probe/probe.h"
+#include "probe/fw_targets.h"
 #include "base/path.h"
 #include "base/str.h"
 #include "base/vers.h"
@@ -930,6 +933,7 @@ probe_tensorflow(struct ctx *c, struct python_env_facts *e)
 	if (fw->cuda_build == 0)
 		return;
 	xla_toolchain(fw, e->site_packages);
+	probe_fw_targets(e, fw, pkgdir);
 	k = xmalloc(sizeof(*k));
 	consumer_load(k, fw->extension);
 	resolve_needed(c, fw, k);
@@ -987,6 +991,8 @@ probe_torch(struct ctx *c, struct python_env_facts *e)
 		fw->cuda_build = 1;
 	else if (site_has(e->site_packages, "torch/lib"))
 		fw->cuda_build = 0; /* its libraries are there, the CUDA one is not */
+	if (fw->cuda_build != 0)
+		probe_fw_targets(e, fw, "");
 	if (!fw->extension[0])
 		return;
 	k = xmalloc(sizeof(*k));
@@ -1100,6 +1106,7 @@ probe_jax(struct ctx *c, struct python_env_facts *e)
 			e->site_packages);
 	if (!root_exists(fw->extension))
 		fw->extension[0] = '\0';
+	probe_fw_targets(e, fw, "");
 	k = xmalloc(sizeof(*k));
 	consumer_load(k, fw->extension);
 	resolve_needed(c, fw, k);
@@ -1185,6 +1192,7 @@ probe_cupy(struct ctx *c, struct python_env_facts *e)
 		fw->extension[0] = '\0';
 	if (fw->cuda_build == 0 || !fw->extension[0])
 		return;
+	probe_fw_targets(e, fw, "");
 	k = xmalloc(sizeof(*k));
 	consumer_load(k, fw->extension);
 	if (fw->cuda_build < 0 && k->valid)

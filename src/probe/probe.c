@@ -69,6 +69,7 @@ probe_all(struct facts *f, const struct probe_opts *o)
 		p->run(f, o);
 	driver_probe_finish(dj, f);
 	libver_probe_finish(lj, f);
+	facts_derive(f);
 	if (o->deep)
 		probe_deep(f, o); /* after frameworks: compares with what it found */
 	probe_procs(f, o);

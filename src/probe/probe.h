@@ -54,6 +54,11 @@ void probe_deep(struct facts *f, const struct probe_opts *o);
 /* The same with an explicit limit per child (tests). */
 void probe_deep_limit(struct facts *f, const struct probe_opts *o, int timeout_ms);
 
+/* derive.c: facts that follow from others through the knowledge base when
+ * the machine could not be asked (the driver's CUDA from its version),
+ * marked "derived". After probing, and after loading a facts document. */
+void facts_derive(struct facts *f);
+
 /* driver.c: libcuda + NVML in one child. start() after probe_driverlibs
  * has found the libraries; finish() fills facts->driver and the GPUs. */
 struct driver_job;

@@ -35,6 +35,7 @@ enum ftype {
 	FT_CHILD,    /* enum child_state as a string */
 	FT_ORIGIN,   /* enum lib_origin as a string */
 	FT_TRISTATE, /* int -1/0/1 as null/false/true */
+	FT_WORDS,    /* char[] of space-separated words <-> an array of strings */
 };
 
 struct field {
@@ -155,6 +156,7 @@ static const struct field driver_fields[] = {
 	FLD(driver_facts, "version", FT_STR, version),
 	FLD(driver_facts, "version_source", FT_STR, version_source),
 	FLD(driver_facts, "cuda_version", FT_STR, cuda_version),
+	FLD(driver_facts, "cuda_version_source", FT_STR, cuda_version_source),
 	FLD(driver_facts, "cuda_state", FT_CHILD, cuda_state),
 	FLD(driver_facts, "cuda_signal", FT_INT, cuda_signal),
 	FLD(driver_facts, "cuda_error", FT_STR, cuda_error),
@@ -249,6 +251,17 @@ static const struct field framework_fields[] = {
 	FLD(framework_facts, "ptxas_version", FT_STR, ptxas_version),
 };
 
+/* .targets: the GPU code the framework's CUDA library carries */
+static const struct field targets_fields[] = {
+	FLD(targets_facts, "sass", FT_WORDS, sass),
+	FLD(targets_facts, "ptx", FT_WORDS, ptx),
+	FLD(targets_facts, "ptx_isa", FT_STR, ptx_isa),
+	FLD(targets_facts, "file", FT_STR, file),
+	FLD(targets_facts, "fat_binaries", FT_UINT, fat_binaries),
+	FLD(targets_facts, "truncated", FT_BOOL, truncated),
+	FLD(targets_facts, "ms", FT_DOUBLE, ms),
+};
+
 /* .live (doctor --deep); .mapped is an array of strings, written apart */
 static const struct field live_fields[] = {
 	FLD(framework_live_facts, "ran", FT_BOOL, ran),
@@ -324,6 +337,18 @@ field_to_json(const void *base, const struct field *fd)
 		return json_real(*(const double *)p);
 	case FT_STR:
 		return p[0] ? json_stringn(p, strnlen(p, fd->size)) : json_null();
+	case FT_WORDS: {
+		json_t *a = json_array();
+		const char *w = p, *end = p + strnlen(p, fd->size);
+
+		while (w < end) {
+			size_t n = strcspn(w, " ");
+			if (n)
+				json_array_append_new(a, json_stringn(w, n));
+			w += n + (w[n] == ' ');
+		}
+		return a;
+	}
 	case FT_HEX4:
 		snprintf(tmp, sizeof(tmp), "0x%04x", *(const unsigned *)p);
 		return json_string(tmp);
@@ -433,6 +458,11 @@ python_to_json(const struct facts *f)
 			json_t *fo = obj_to_json(fw, framework_fields, NFIELDS(framework_fields));
 			json_object_set_new(fo, "resolved",
 					    ARRAY_JSON(fw->resolved, fw->nresolved, resolved_fields));
+			json_object_set_new(fo, "targets",
+					    fw->targets.file[0]
+						    ? obj_to_json(&fw->targets, targets_fields,
+								  NFIELDS(targets_fields))
+						    : json_null());
 			if (fw->live.ran)
 				json_object_set_new(fo, "live", live_to_json(&fw->live));
 			json_array_append_new(fws, fo);
@@ -531,6 +561,24 @@ field_from_json(void *base, const struct field *fd, json_t *v)
 		if (json_is_string(v))
 			str_copy(p, fd->size, json_string_value(v));
 		break;
+	case FT_WORDS: {
+		size_t i, len = 0;
+
+		p[0] = '\0';
+		for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
+			const char *w = json_string_value(json_array_get(v, i));
+			size_t n = w ? strlen(w) : 0;
+
+			/* one word each: no spaces, and all of it or none */
+			if (!n || strchr(w, ' ') || len + n + 2 > fd->size)
+				continue;
+			if (len)
+				p[len++] = ' ';
+			memcpy(p + len, w, n + 1);
+			len += n;
+		}
+		break;
+	}
 	case FT_HEX4:
 	case FT_HEX6:
 		if (json_is_string(v))
@@ -670,6 +718,9 @@ python_from_json(struct facts *f, json_t *a)
 			fw->nresolved = ARRAY_FROM(fw->resolved, resolved_fields,
 						   json_object_get(json_array_get(fws, k), "resolved"), NULL);
 			live_from_json(&fw->live, json_object_get(json_array_get(fws, k), "live"));
+			if (json_is_object(json_object_get(json_array_get(fws, k), "targets")))
+				obj_from_json(&fw->targets, targets_fields, NFIELDS(targets_fields),
+					      json_object_get(json_array_get(fws, k), "targets"));
 		}
 	}
 }

@@ -449,6 +449,11 @@ plan_to_json(const struct plan *p, const struct plan_machine *m, int format,
 					      jstr(p->python_max), "python_used", p->python,
 					      "driver_basis", jstr(p->driver_basis), "and_cuda",
 					      p->and_cuda));
+	if (p->ok && p->gpu)
+		json_object_set_new(json_object_get(o, "build"), "runs",
+				    json_pack("{s:s,s:o,s:o,s:b}", "how", p->runs[0] ? p->runs : "unknown",
+					      "via", jstr(p->runs_via), "reason", jstr(p->runs_reason),
+					      "targets_known", p->targets_known));
 	a = json_array();
 	for (i = 0; i < p->nnotes; i++)
 		json_array_append_new(a, json_string(p->notes[i]));
@@ -577,6 +582,11 @@ plan_head(FILE *out, const struct plan *p, const struct plan_machine *m, const c
 			p->python_max, p->python);
 	if (p->ok && p->driver_basis[0])
 		fprintf(out, "  driver    %s\n", p->driver_basis);
+	if (p->ok && !strcmp(p->runs, "native"))
+		fprintf(out, "  gpu       runs natively: %s machine code\n", p->runs_via);
+	else if (p->ok && !strcmp(p->runs, "jit"))
+		fprintf(out, "  gpu       only from %s PTX, JIT-compiled by the driver at first start\n",
+			p->runs_via);
 	for (i = 0; i < p->nnotes; i++)
 		fprintf(out, "  note      %s\n", p->notes[i]);
 	if (p->nexcluded) {

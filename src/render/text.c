@@ -272,8 +272,9 @@ section_driver(const struct out *w, const struct facts *f)
 
 	heading(w, "DRIVER");
 	if (d->version[0])
-		row(w, "version", "%s (from %s)%s%s", d->version, d->version_source,
-		    d->cuda_version[0] ? ", runs CUDA up to " : "", d->cuda_version);
+		row(w, "version", "%s (from %s)%s%s%s", d->version, d->version_source,
+		    d->cuda_version[0] ? ", runs CUDA up to " : "", d->cuda_version,
+		    !strcmp(d->cuda_version_source, "derived") ? " (by its version: not asked)" : "");
 	for (i = 0; i < d->nlibs; i++) {
 		const struct driver_lib_facts *l = &d->libs[i];
 		if (!l->is_stub && !l->loader_pick && !w->o->verbose)

@@ -267,6 +267,96 @@ done:
 	return 0;
 }
 
+#define MAX_SHNUM 65535u
+#define MAX_SHSTRTAB (1u << 20)
+
+int
+elf_section_fd(int fd, const char *name, uint64_t *off, uint64_t *size)
+{
+	unsigned char eh[64], *sh = NULL;
+	char *names = NULL;
+	uint64_t shoff, stroff, strsz;
+	unsigned shentsize, shnum, shstrndx, i;
+	size_t want = strlen(name);
+	struct reader r;
+	struct stat st;
+	int rc = -1;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	r.fd = fd;
+	r.size = (uint64_t)st.st_size;
+	if (read_at(&r, eh, 16, 0) < 0 || memcmp(eh, ELFMAG, SELFMAG) != 0 ||
+	    (eh[EI_CLASS] != ELFCLASS32 && eh[EI_CLASS] != ELFCLASS64) ||
+	    (eh[EI_DATA] != ELFDATA2LSB && eh[EI_DATA] != ELFDATA2MSB))
+		return -1;
+	r.is64 = eh[EI_CLASS] == ELFCLASS64;
+	r.big = eh[EI_DATA] == ELFDATA2MSB;
+	if (read_at(&r, eh, r.is64 ? 64 : 52, 0) < 0)
+		return -1;
+	if (r.is64) {
+		shoff = rd(eh + 40, 8, r.big);
+		shentsize = (unsigned)rd(eh + 58, 2, r.big);
+		shnum = (unsigned)rd(eh + 60, 2, r.big);
+		shstrndx = (unsigned)rd(eh + 62, 2, r.big);
+	} else {
+		shoff = rd(eh + 32, 4, r.big);
+		shentsize = (unsigned)rd(eh + 46, 2, r.big);
+		shnum = (unsigned)rd(eh + 48, 2, r.big);
+		shstrndx = (unsigned)rd(eh + 50, 2, r.big);
+	}
+	if (!shoff || shentsize < (r.is64 ? 64u : 40u) || shentsize > 1024)
+		return -1;
+	if (shnum == 0 || shstrndx == SHN_XINDEX) {
+		/* extended numbering: the real values are in section 0 */
+		unsigned char s0[64];
+		if (read_at(&r, s0, shentsize < 64 ? shentsize : 64, shoff) < 0)
+			return -1;
+		if (shnum == 0)
+			shnum = (unsigned)(r.is64 ? rd(s0 + 32, 8, r.big) : rd(s0 + 20, 4, r.big));
+		if (shstrndx == SHN_XINDEX)
+			shstrndx = (unsigned)rd(s0 + (r.is64 ? 40 : 24), 4, r.big);
+	}
+	if (shnum == 0 || shnum > MAX_SHNUM || shstrndx >= shnum)
+		return -1;
+	sh = xmalloc((size_t)shnum * shentsize);
+	if (read_at(&r, sh, (size_t)shnum * shentsize, shoff) < 0)
+		goto out;
+#define SH_FIELD(p, o64, o32) (r.is64 ? rd((p) + (o64), 8, r.big) : rd((p) + (o32), 4, r.big))
+	{
+		const unsigned char *s = sh + (size_t)shstrndx * shentsize;
+		stroff = SH_FIELD(s, 24, 16);
+		strsz = SH_FIELD(s, 32, 20);
+	}
+	if (strsz == 0 || stroff > r.size || strsz > r.size - stroff)
+		goto out;
+	if (strsz > MAX_SHSTRTAB)
+		strsz = MAX_SHSTRTAB;
+	names = xmalloc((size_t)strsz + 1);
+	if (read_at(&r, names, (size_t)strsz, stroff) < 0)
+		goto out;
+	names[strsz] = '\0';
+	for (i = 0; i < shnum; i++) {
+		const unsigned char *s = sh + (size_t)i * shentsize;
+		uint32_t nm = (uint32_t)rd(s, 4, r.big), type = (uint32_t)rd(s + 4, 4, r.big);
+		uint64_t so = SH_FIELD(s, 24, 16), ss = SH_FIELD(s, 32, 20);
+
+		if (nm >= strsz || strsz - nm < want + 1 || memcmp(names + nm, name, want + 1) != 0)
+			continue;
+		if (type == SHT_NOBITS || so > r.size || ss > r.size - so)
+			continue;
+		*off = so;
+		*size = ss;
+		rc = 0;
+		break;
+	}
+#undef SH_FIELD
+out:
+	free(names);
+	free(sh);
+	return rc;
+}
+
 int
 elf_read(const char *path, struct elf_info *info)
 {

@@ -13,6 +13,7 @@
 #define GPUDOCTOR_ELF_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define ELF_MAX_NEEDED 48
 #define ELF_NAME 128
@@ -42,6 +43,13 @@ struct elf_info {
 int elf_read(const char *path, struct elf_info *info);
 /* Same, from an open file descriptor. */
 int elf_read_fd(int fd, struct elf_info *info);
+
+/* The file range of the section named `name` (".nv_fatbin") in an ELF file:
+ * returns 0 with *off and *size set (the range lies inside the file), -1
+ * when the file is not ELF, has no such section (or only as SHT_NOBITS), or
+ * its section table is damaged. Reads the section headers and their name
+ * table only. */
+int elf_section_fd(int fd, const char *name, uint64_t *off, uint64_t *size);
 
 /* The class and machine of this program (what ld.so accepts). */
 int elf_native_class(void);

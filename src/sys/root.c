@@ -91,6 +91,33 @@ resolved_parent(const char *path, char *out, size_t size)
 	return 0;
 }
 
+int
+root_open(const char *path)
+{
+	char p[PATH_MAX];
+	struct stat before, after;
+	int fd;
+
+	if (resolved(path, p, sizeof(p)) < 0)
+		return -1;
+	if (stat(p, &before) < 0)
+		return -1;
+	if (!S_ISREG(before.st_mode)) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &after) < 0 || !S_ISREG(after.st_mode) || after.st_dev != before.st_dev ||
+	    after.st_ino != before.st_ino) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
 long
 root_read(const char *path, char *out, size_t size)
 {

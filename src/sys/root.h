@@ -22,6 +22,13 @@ bool root_is_host(void);
 /* Host path for a machine path: root prefix + path. Written to out. */
 void root_path(const char *path, char *out, size_t size);
 
+/* Open a regular file for reading: the path (symlinks resolved inside the
+ * root) must name a regular file before it is opened (a device, FIFO or
+ * socket is never opened, so opening has no side effect) and still be that
+ * file once open. O_NOCTTY, O_NONBLOCK, O_CLOEXEC. Returns the descriptor,
+ * or -1 with errno set (EINVAL for a file that is not regular). */
+int root_open(const char *path);
+
 /* Read a whole (small) file into out[size], NUL-terminated, cut at size-1.
  * Returns bytes read or -1 (errno set). */
 long root_read(const char *path, char *out, size_t size);

@@ -451,6 +451,18 @@ find_id(const struct findings *fs, const char *id)
 	return NULL;
 }
 
+/* The first finding with this id about environment env. */
+static inline const struct finding *
+find_id_env(const struct findings *fs, const char *id, const char *env)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n; i++)
+		if (!strcmp(fs->v[i].id, id) && fs->v[i].env && !strcmp(fs->v[i].env, env))
+			return &fs->v[i];
+	return NULL;
+}
+
 static inline size_t
 count_id(const struct findings *fs, const char *id)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define CD_HDR "cuda\trelease\tlinux_min\tlinux_minor_compat\twindows_min\twindows_minor_compat\tsource\n"
+#define CD_HDR "cuda\trelease\tlinux_min\tlinux_minor_compat\twindows_min\twindows_minor_compat\tptx_isa\tsource\n"
 #define GPU_HDR "device_id\tname\tarchitecture\tcompute_capability\tmemory_mib\tsegment\t" \
 	"fp32_tflops\tfp16_tensor_tflops\tmem_bw_gbs\tsource\n"
 #define TFF_HDR "version\twindows_native_gpu\tand_cuda_extra\tcpu_isa\tsource\n"
@@ -57,10 +57,10 @@ test_good_table(void **state)
 	assert_int_equal(parse(KB_CUDA_DRIVER,
 			       "# a comment\n"
 			       "\n" CD_HDR
-			       "12.4\t12.4.0 GA\t550.54.14\t525.60.13\t551.61\t527.41\tdoc a\r\n"
+			       "12.4\t12.4.0 GA\t550.54.14\t525.60.13\t551.61\t527.41\t\tdoc a\r\n"
 			       "  \t \n"
-			       "9.0\t9.0.76\t384.81\t\t385.54\t\tdoc b\n"
-			       "10.0\t10.0.130\t410.48\t\t411.31\t\tdoc \"c\"", /* no final newline */
+			       "9.0\t9.0.76\t384.81\t\t385.54\t\t6.0\tdoc b\n"
+			       "10.0\t10.0.130\t410.48\t\t411.31\t\t\tdoc \"c\"", /* no final newline */
 			       &t),
 			 0);
 	assert_string_equal(err, "");
@@ -111,28 +111,28 @@ test_errors(void **state)
 	expect_error(KB_CUDA_DRIVER, GPU_HDR, "x.tsv:1: header must be");
 	/* field count */
 	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.54.14\t\t\tdoc\n",
-		     "x.tsv:2: expected 7 tab-separated fields, found 6");
-	expect_error(KB_CUDA_DRIVER, CD_HDR "\n# x\n12.4\t12.4.0\t550.54.14\t\t\t\tdoc\textra\n",
-		     "x.tsv:4: expected 7 tab-separated fields, found 8");
+		     "x.tsv:2: expected 8 tab-separated fields, found 6");
+	expect_error(KB_CUDA_DRIVER, CD_HDR "\n# x\n12.4\t12.4.0\t550.54.14\t\t\t\t\tdoc\textra\n",
+		     "x.tsv:4: expected 8 tab-separated fields, found 9");
 	/* source */
-	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.54.14\t\t\t\t\n",
+	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.54.14\t\t\t\t\t\n",
 		     "x.tsv:2: source is empty");
 	/* required, versions, spaces, control characters */
-	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t\t\t\t\tdoc\n",
+	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t\t\t\t\t\tdoc\n",
 		     "x.tsv:2: linux_min is empty");
-	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.x\t\t\t\tdoc\n",
+	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.x\t\t\t\t\tdoc\n",
 		     "x.tsv:2: linux_min is not a dotted version: 550.x");
-	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4.\t12.4.0\t550.1\t\t\t\tdoc\n",
+	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4.\t12.4.0\t550.1\t\t\t\t\tdoc\n",
 		     "x.tsv:2: cuda is not a dotted version");
-	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t doc\n",
+	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t\t doc\n",
 		     "x.tsv:2: source has leading or trailing spaces");
-	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\tdo\x01" "c\n",
+	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t\tdo\x01" "c\n",
 		     "x.tsv:2: source has a control character");
 	/* duplicate key, also when written differently in the file */
 	expect_error(KB_CUDA_DRIVER,
-		     CD_HDR "12.4\t12.4.0\t550.54.14\t\t\t\tdoc\n"
-			    "11.8\t11.8.0\t520.61.05\t\t\t\tdoc\n"
-			    "12.4\t12.4.1\t550.54.15\t\t\t\tdoc\n",
+		     CD_HDR "12.4\t12.4.0\t550.54.14\t\t\t\t\tdoc\n"
+			    "11.8\t11.8.0\t520.61.05\t\t\t\t\tdoc\n"
+			    "12.4\t12.4.1\t550.54.15\t\t\t\t\tdoc\n",
 		     "x.tsv:4: duplicate key 12.4 (first at line 2)");
 	expect_error(KB_GPU_DEVICES,
 		     GPU_HDR "0x2335\tA\tHopper\t9.0\t0\tdatacenter\t\t\t\ts\n"
@@ -170,9 +170,25 @@ test_errors(void **state)
 	expect_error(KB_TF_BUILDS, TFB_HDR "2.13.0\tlinux\tgpu\t3.11\t3.8\t11.8\t8.6\tClang\ts\n",
 		     "x.tsv:2: python_min 3.11 is above python_max 3.8");
 	expect_error(KB_ARCH_SUPPORT,
-		     "compute_capability\tarchitecture\tcuda_min\tcuda_max\tdriver_last_branch\tsource\n"
-		     "3.5\tKepler\t12.0\t11.8\t470\ts\n",
+		     "compute_capability\tarchitecture\tcuda_min\tcuda_max\tdriver_last_branch\ttegra\tsource\n"
+		     "3.5\tKepler\t12.0\t11.8\t470\tno\ts\n",
 		     "x.tsv:2: cuda_min 12.0 is above cuda_max 11.8");
+	/* build_targets: compute-capability lists, and a build carries some code */
+#define BT_HDR "framework\tversion_min\tversion_max\tplatform\tcuda\tsass\tptx\tsource\n"
+	expect_error(KB_BUILD_TARGETS, BT_HDR "torch\t2.8.0\t\tlinux\t12.8\tsm_80\t\ts\n",
+		     "x.tsv:2: sass is not an ascending list of compute capabilities");
+	expect_error(KB_BUILD_TARGETS, BT_HDR "torch\t2.8.0\t\tlinux\t12.8\t9.0 8.0\t\ts\n",
+		     "x.tsv:2: sass is not an ascending list");
+	expect_error(KB_BUILD_TARGETS, BT_HDR "torch\t2.8.0\t\tlinux\t12.8\t9.0b\t\ts\n",
+		     "x.tsv:2: sass is not an ascending list");
+	expect_error(KB_BUILD_TARGETS, BT_HDR "torch\t2.8.0\t\tlinux\t12.8\t\t\ts\n",
+		     "x.tsv:2: a build carries sass or ptx targets");
+	expect_error(KB_BUILD_TARGETS, BT_HDR "torch\t2.8.0\t\tlinux\t12\t8.0\t\ts\n",
+		     "x.tsv:2: cuda 12 is not major.minor");
+	expect_error(KB_BUILD_TARGETS, BT_HDR "caffe\t2.8.0\t\tlinux\t12.8\t8.0\t\ts\n",
+		     "x.tsv:2: framework is not one of the allowed values");
+	expect_error(KB_BUILD_TARGETS, BT_HDR "torch\t2.9.0\t2.8.0\tlinux\t12.8\t8.0\t\ts\n",
+		     "x.tsv:2: version_min 2.9.0 is above version_max 2.8.0");
 	/* row rules */
 	expect_error(KB_TF_BUILDS, TFB_HDR "2.13.0\tlinux\tcpu\t3.8\t3.11\t11.8\t\tClang\ts\n",
 		     "x.tsv:2: a cpu row names no cuda or cudnn");
@@ -194,7 +210,7 @@ test_errors(void **state)
 		     "x.tsv:2: cuda_variants is not a space-separated list of versions");
 	/* bytes: NUL, bad UTF-8 */
 	{
-		static const char nul[] = CD_HDR "12.4\t12.4.0\t550.1\t\t\t\td\0c\n";
+		static const char nul[] = CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t\td\0c\n";
 		struct kb_tsv t;
 
 		assert_int_equal(kb_tsv_parse(&kb_schemas[KB_CUDA_DRIVER], "x.tsv", nul,
@@ -202,9 +218,9 @@ test_errors(void **state)
 				 -1);
 		assert_string_equal(err, "x.tsv:2: NUL byte in line");
 	}
-	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\td\xc3\x28\n",
+	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t\td\xc3\x28\n",
 		     "x.tsv:2: not valid UTF-8");
-	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\td\xc0\xaf\n",
+	expect_error(KB_CUDA_DRIVER, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t\td\xc0\xaf\n",
 		     "x.tsv:2: not valid UTF-8");
 }
 
@@ -215,8 +231,8 @@ test_error_list(void **state)
 {
 	struct kb_tsv t;
 	char small[12];
-	const char *text = CD_HDR "12.4\t12.4.0\t\t\t\t\tdoc\n"
-				  "x\t12.4.0\t1\t\t\t\tdoc\n";
+	const char *text = CD_HDR "12.4\t12.4.0\t\t\t\t\t\tdoc\n"
+				  "x\t12.4.0\t1\t\t\t\t\tdoc\n";
 
 	(void)state;
 	assert_int_equal(parse(KB_CUDA_DRIVER, text, &t), -1);
@@ -239,8 +255,8 @@ test_caps(void **state)
 
 	(void)state;
 	assert_non_null(big);
-	i = strlen(CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t");
-	memcpy(big, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t", i);
+	i = strlen(CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t\t");
+	memcpy(big, CD_HDR "12.4\t12.4.0\t550.1\t\t\t\t\t", i);
 	for (; i < n - 1; i++)
 		big[i] = 'a';
 	big[n - 1] = '\n';
@@ -336,8 +352,8 @@ test_load_dir(void **state)
 	/* one table replaced, the others stay compiled in */
 	write_file(dir, "cuda_driver.tsv",
 		   "# newer table\n" CD_HDR
-		   "99.1\t99.1.0\t990.10\t900.1\t991.1\t901.1\tfuture doc\n"
-		   "12.4\t12.4.0\t550.54.14\t525.60.13\t551.61\t527.41\tdoc\n");
+		   "99.1\t99.1.0\t990.10\t900.1\t991.1\t901.1\t99.1\tfuture doc\n"
+		   "12.4\t12.4.0\t550.54.14\t525.60.13\t551.61\t527.41\t\tdoc\n");
 	write_file(dir, "unrelated.txt", "not a table\n");
 	assert_int_equal(kb_load_dir(dir, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
@@ -359,7 +375,7 @@ test_load_dir(void **state)
 
 	/* a directory with one bad table replaces nothing, good ones included */
 	write_file(dir, "cuda_driver.tsv",
-		   CD_HDR "77.0\t77.0.0\t770.1\t\t\t\tdoc\n");
+		   CD_HDR "77.0\t77.0.0\t770.1\t\t\t\t\tdoc\n");
 	write_file(dir, "gpu_devices.tsv",
 		   GPU_HDR "0x2335\tNVIDIA H200\tHopper\t9.0\t0\tdatacenter\t\t\t\ts\n"
 			   "0xzz\tbad\tHopper\t9.0\t0\tdatacenter\t\t\t\ts\n");

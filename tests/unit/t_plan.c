@@ -107,7 +107,8 @@ test_old_driver(void **state)
 			"torch==1.12.1+cu113 --extra-index-url https://download.pytorch.org/whl/cu113"));
 }
 
-/* 2. RTX 4090 (8.9) on a CUDA 11.8 driver: nothing before CUDA 11.8 */
+/* 2. RTX 4090 (8.9) on a CUDA 11.8 driver: a CUDA 11.2 build runs its sm_80
+ * machine code (same major, lower minor), though CUDA 11.2 cannot target 8.9 */
 static void
 test_new_gpu_old_cuda(void **state)
 {
@@ -117,12 +118,13 @@ test_new_gpu_old_cuda(void **state)
 	assert_int_equal(plan_make(&m, PLAN_TF, NULL, &P), 0);
 	assert_string_equal(P.version, "2.14.0");
 	assert_string_equal(P.cuda, "11.8");
-	assert_int_equal(plan_make(&m, PLAN_TF, "2.11", &P), 1);
-	assert_false(P.ok);
-	assert_int_equal(P.nblockers, 1);
-	assert_true(P.blockers[0].why & WHY_ARCH);
-	assert_true(has(P.excluded[0].reasons[0], "needs CUDA >= 11.8"));
-	assert_string_equal(P.newest_ok, "2.14.0");
+	assert_string_equal(P.runs, "native");
+	assert_int_equal(plan_make(&m, PLAN_TF, "2.11", &P), 0);
+	assert_true(P.ok);
+	assert_string_equal(P.cuda, "11.2");
+	assert_string_equal(P.runs, "native");
+	assert_string_equal(P.runs_via, "sm_80");
+	assert_true(P.targets_known);
 	assert_int_equal(plan_make(&m, PLAN_TF, "9.99", &P), -1);
 }
 
@@ -244,13 +246,15 @@ test_kepler(void **state)
 	(void)state;
 	assert_int_equal(plan_make(&m, PLAN_TF, NULL, &P), 0);
 	assert_string_equal(P.version, "2.14.0");
-	assert_true(has(P.excluded[1].reasons[0], "Kepler (compute capability 3.7) support ended with CUDA 11.8"));
+	assert_string_equal(P.runs_via, "sm_35");
+	assert_true(has(P.excluded[1].reasons[0], "no machine code for compute capability 3.7"));
 	assert_int_equal(plan_make(&m, PLAN_TORCH, NULL, &P), 0);
 	assert_string_equal(P.variant, "11.8");
 	assert_int_equal(plan_make(&m, PLAN_JAX, NULL, &P), 0);
+	/* jaxlib dropped Kepler in 0.4.4 (no sm_35 machine code, PTX 8.0 only) */
 	assert_string_equal(P.variant, "cuda11");
-	assert_string_equal(P.version, "0.4.25");
-	assert_true(has(steps(&m, PLAN_FMT_PIP), "'jax[cuda11_pip]==0.4.25' -f https://storage.googleapis.com/jax-releases/jax_cuda_releases.html"));
+	assert_string_equal(P.version, "0.4.3");
+	assert_string_equal(P.runs_via, "sm_35");
 	STR_COPY(m.python, "3.12");
 	assert_int_equal(plan_make(&m, PLAN_TF, NULL, &P), 1);
 	assert_true(P.blockers[0].why & WHY_PYTHON);
@@ -258,22 +262,33 @@ test_kepler(void **state)
 	assert_true(any_note("TensorFlow 2.14.0"));
 }
 
-/* 9. RTX 4090 on a 2022 driver (515.65.01, CUDA 11.7) */
+/* 9. RTX 4090 on a 2022 driver (515.65.01, CUDA 11.7): the 515 branch
+ * predates Ada (its first drivers are 520), so the driver comes first,
+ * whatever the framework; then the newest release for that driver */
 static void
 test_4090_2022_driver(void **state)
 {
 	struct plan_machine m = machine("515.65.01", "8.9", "3.10", PLAN_OS_LINUX);
 
 	(void)state;
-	assert_int_equal(plan_make(&m, PLAN_TF, NULL, &P), 0);
-	assert_string_equal(P.version, "2.14.0");
-	assert_true(has(P.driver_basis, "minor-version compatibility"));
-	/* strictly, CUDA 11.7 is too old for Ada and 12.x too new for the driver */
+	assert_int_equal(plan_make(&m, PLAN_TF, NULL, &P), 1);
+	assert_int_equal(P.nblockers, 1);
+	assert_true(P.blockers[0].why & WHY_DRIVER);
+	assert_true(has(P.blockers[0].what, "predates Ada Lovelace GPUs"));
+	assert_string_equal(P.blockers[0].driver_min, "525.60.13"); /* TF 2.21: CUDA 12.5, minor compat */
+	assert_string_equal(P.newest_ok, "2.21.0");
+	assert_int_equal(plan_make(&m, PLAN_TORCH, "2.5.1", &P), 1);
+	assert_true(P.blockers[0].why & WHY_DRIVER);
+	assert_string_equal(P.blockers[0].driver_min, "525.60.13"); /* its cu124 wheel's */
+	/* strictly: each CUDA's own minimum */
 	m.strict_driver = true;
 	assert_int_equal(plan_make(&m, PLAN_TF, NULL, &P), 1);
-	assert_true(P.blockers[0].why & WHY_DRIVER);
 	assert_string_equal(P.blockers[0].driver_min, "555.42.02");
 	assert_true(has(P.blockers[0].fix, "upgrade the NVIDIA driver to >= 555.42.02"));
+	/* the launch driver of the right branch is not too old (520.56.06 < CUDA 11.8's 520.61.05) */
+	STR_COPY(m.driver, "520.56.06");
+	m.strict_driver = false;
+	assert_int_equal(plan_make(&m, PLAN_TF, NULL, &P), 0);
 }
 
 /* 10. H200, driver 580, Python 3.12: the newest of everything */

@@ -253,16 +253,33 @@ test_arch_not_in_build(void **state)
 	const struct finding *fd;
 
 	(void)state;
-	/* compute_80 PTX runs on the H200 (9.0): fine */
+	/* compute_80 PTX runs on the H200 (9.0), JIT-compiled at first start */
 	fw = tf215_complete(f, e);
 	run_rule(rule_fw, f, &fs);
 	assert_false(findings_has(&fs, "fw.arch_not_in_build"));
+	fd = find_id_env(&fs, "fw.arch_ptx_jit", VENV);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_true(evidence_has(fd, "build_info.py"));
+	assert_true(evidence_has(fd, "compute_80 PTX"));
+	assert_true(fix_has(fd, "export CUDA_CACHE_MAXSIZE=4294967296"));
+	assert_true(fix_has(fd, "'tensorflow[and-cuda]==2.21.0'")); /* has sm_90 */
 	findings_release(&fs);
+
+	/* the fat binaries, when read, say more than build_info */
+	STR_COPY(fw->targets.file, SITE "/tensorflow/python/_pywrap_tensorflow_internal.so");
+	STR_COPY(fw->targets.sass, "5.0 6.0 7.0 7.5 8.0 9.0");
+	STR_COPY(fw->targets.ptx, "9.0");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.arch_ptx_jit"));
+	assert_false(findings_has(&fs, "fw.arch_not_in_build"));
+	findings_release(&fs);
+	memset(&fw->targets, 0, sizeof(fw->targets));
 
 	/* cubins only, up to sm_86: nothing for 9.0 */
 	STR_COPY(fw->compute_capabilities, "sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86");
 	run_rule(rule_fw, f, &fs);
-	fd = find_id(&fs, "fw.arch_not_in_build");
+	fd = find_id_env(&fs, "fw.arch_not_in_build", VENV);
 	if (!fd)
 		dump(&fs);
 	assert_non_null(fd);
@@ -270,7 +287,8 @@ test_arch_not_in_build(void **state)
 	assert_string_equal(fd->env, VENV);
 	assert_true(strstr(fd->title, "9.0") != NULL);
 	assert_true(evidence_has(fd, "no kernel image is available"));
-	assert_true(fix_has(fd, "TF_CUDA_COMPUTE_CAPABILITIES=9.0"));
+	assert_true(evidence_has(fd, "no machine code for compute capability 9.0"));
+	assert_true(fix_has(fd, "TensorFlow 2.21.0, which runs natively on it (sm_90 machine code)"));
 	findings_release(&fs);
 
 	/* sm_80 cubins run on an 8.6 GPU (same major, higher minor) */
@@ -283,15 +301,29 @@ test_arch_not_in_build(void **state)
 	/* an arch-specific sm_90a runs on 9.0 only */
 	STR_COPY(fw->compute_capabilities, "sm_90a");
 	run_rule(rule_fw, f, &fs);
-	fd = find_id(&fs, "fw.arch_not_in_build");
+	fd = find_id_env(&fs, "fw.arch_not_in_build", VENV);
 	assert_non_null(fd);
 	assert_true(strstr(fd->title, "8.6") != NULL);
 	findings_release(&fs);
 
-	/* no list: nothing */
+	/* no list: the knowledge base's row for TensorFlow 2.15.0 (CUDA 12.2):
+	 * sm_80 machine code runs on 8.6 */
 	fw->compute_capabilities[0] = '\0';
 	run_rule(rule_fw, f, &fs);
 	assert_false(findings_has(&fs, "fw.arch_not_in_build"));
+	assert_false(findings_has(&fs, "fw.arch_ptx_jit"));
+	findings_release(&fs);
+	/* TensorFlow 2.17 (sm_60 and up) on a Maxwell GTX 970 (5.2): none of its
+	 * machine code is of major 5, its PTX is 9.0; 2.16.1 still has sm_50 */
+	STR_COPY(f->gpus[1].compute_capability, "5.2");
+	STR_COPY(fw->version, "2.17.0");
+	STR_COPY(fw->built_cuda, "12.3");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id_env(&fs, "fw.arch_not_in_build", VENV);
+	assert_non_null(fd);
+	assert_true(evidence_has(fd, "(read from the knowledge base)"));
+	assert_true(evidence_has(fd, "source: "));
+	assert_true(fix_has(fd, "TensorFlow 2.16.1, which runs natively on it (sm_50 machine code)"));
 	findings_release(&fs);
 	free(f);
 }
@@ -529,7 +561,12 @@ test_missing_libs_tf115(void **state)
 	assert_true(evidence_has(fd, "/usr/local/cuda-11.8/lib64 holds CUDA 11"));
 	assert_false(findings_has(&fs, "fw.deprecated_gpu_package"));
 	assert_false(findings_has(&fs, "fw.python_unsupported"));
-	assert_int_equal(fs.n, 4);
+	/* TensorFlow 1.15 has no sm_86 machine code: the RTX 3060 JIT-compiles
+	 * its compute_70 PTX */
+	fd = find_id(&fs, "fw.arch_ptx_jit");
+	assert_non_null(fd);
+	assert_true(evidence_has(fd, "compute_70 PTX"));
+	assert_int_equal(fs.n, 5);
 	findings_release(&fs);
 
 	/* the same in a conda env: conda's cudatoolkit and cudnn */
@@ -550,9 +587,11 @@ test_missing_libs_tf115(void **state)
 	for (int i = 0; i < 3; i++)
 		STR_COPY(e->frameworks[0].resolved[i].via, "ld_so_cache");
 	run_rule(rule_fw, f, &fs);
-	if (fs.n)
+	if (fs.n != 1)
 		dump(&fs);
-	assert_int_equal(fs.n, 0);
+	/* only the JIT warning: TensorFlow 1.15 has no machine code for 8.6 */
+	assert_int_equal(fs.n, 1);
+	assert_string_equal(fs.v[0].id, "fw.arch_ptx_jit");
 	findings_release(&fs);
 	free(f);
 }
@@ -905,10 +944,21 @@ test_driver_too_old(void **state)
 	assert_true(strstr(fd->title, "needs CUDA 11.8") != NULL);
 	assert_true(evidence_has(fd, "520.61.05"));
 	assert_true(fix_has(fd, "Upgrade the driver to 520.61.05 or newer"));
-	/* the newest torch with a build for CUDA 10.1 */
-	assert_true(fix_has(fd, "torch==1.8.1 --index-url https://download.pytorch.org/whl/cu101"));
+	/* driver 418 predates the RTX 3060 (Ampere came with CUDA 11.1): no
+	 * torch runs on it with this driver, so only the upgrade is offered */
+	assert_false(fix_has(fd, "or install torch"));
 	assert_int_equal(fs.n, 1);
 	findings_release(&fs);
+	/* a GTX 1080 (Pascal) on the same driver: the newest torch with a build
+	 * for CUDA 10.1 that has machine code for 6.x (sm_60) */
+	STR_COPY(f->gpus[0].compute_capability, "6.1");
+	STR_COPY(f->gpus[0].name, "NVIDIA GeForce GTX 1080");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "driver.too_old");
+	assert_non_null(fd);
+	assert_true(fix_has(fd, "torch==1.8.1 --index-url https://download.pytorch.org/whl/cu101"));
+	findings_release(&fs);
+	STR_COPY(f->gpus[0].compute_capability, "8.6");
 
 	/* driver 470 (CUDA 11.4) runs cu118 by minor-version compatibility */
 	STR_COPY(f->driver.version, "470.256.02");
