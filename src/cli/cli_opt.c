@@ -3,6 +3,7 @@
  * with the same message (see command.h).
  */
 #include "cli/command.h"
+#include "kb/kb_query.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -41,4 +42,27 @@ cli_option_error(const char *command, int c, char **argv)
 	else
 		fprintf(stderr, "gpudoctor: unknown option '%s'\n"
 				"run 'gpudoctor %s --help' for the options\n", argv[optind - 1], command);
+}
+
+const struct kb_gpu *
+cli_gpu(const char *q)
+{
+	struct kbq_gpu_match m;
+	char list[1024];
+
+	switch (kbq_gpu_resolve(q, &m)) {
+	case KBQ_GPU_FOUND:
+		return m.gpu;
+	case KBQ_GPU_AMBIGUOUS:
+		kbq_gpu_candidates_text(&m, list, sizeof(list));
+		fprintf(stderr, "gpudoctor: '%s' matches several GPUs: %s; name one exactly or give its "
+				"PCI device id\n", q, list);
+		return NULL;
+	default:
+		if (m.by_id)
+			fprintf(stderr, "gpudoctor: no GPU with PCI device id %s in the knowledge base\n", q);
+		else
+			fprintf(stderr, "gpudoctor: no GPU named like '%s' in the knowledge base\n", q);
+		return NULL;
+	}
 }

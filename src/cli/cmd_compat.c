@@ -5,6 +5,7 @@
  * JSON object; --json prints it, otherwise render/compat_text.c does.
  */
 #include "cli/command.h"
+#include "plan/plan.h"
 #include "base/str.h"
 #include "base/vers.h"
 #include "kb/kb.h"
@@ -70,6 +71,23 @@ python_range(const char *min, const char *max)
 	return json_pack("{s:o,s:o}", "min", jstr(min), "max", jstr(max));
 }
 
+/* The GPU code of each official build of a release (build_targets.tsv):
+ * one object per platform and CUDA the build was made with. */
+static json_t *
+gpu_code(const char *fw, const char *version)
+{
+	const struct kb_build_target *r = kb_list_build_targets(NULL);
+	size_t n = kb_count(KB_BUILD_TARGETS), i;
+	json_t *a = json_array();
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(r[i].framework, fw) && kb_in_range(version, r[i].version_min, r[i].version_max))
+			json_array_append_new(a, json_pack("{s:s,s:s,s:o,s:o,s:s}", "platform", r[i].platform,
+							   "cuda", r[i].cuda, "sass", words(r[i].sass), "ptx",
+							   words(r[i].ptx), "source", r[i].source));
+	return a;
+}
+
 /* ---- frameworks --------------------------------------------------------------- */
 
 static json_t *
@@ -125,25 +143,33 @@ tf_release(const char *version)
 		json_array_append_new(arr, json_pack("{s:s,s:s,s:o}", "library", so[i]->library, "linux",
 						     so[i]->linux_soname, "windows", jstr(so[i]->windows_dll)));
 	json_object_set_new(o, "libraries", arr);
+	json_object_set_new(o, "gpu_code", gpu_code("tensorflow", any->version));
 	json_object_set_new(o, "source", json_string(any->source));
 	return o;
 }
 
 static json_t *
-torch_release(const struct kb_torch_build *t)
+torch_release(const struct kb_torch_build *t, bool one)
 {
-	return json_pack("{s:s,s:s,s:o,s:o,s:o,s:s}", "framework", "torch", "version", t->version,
-			 "python", python_range(t->python_min, t->python_max), "cuda_variants",
-			 words(t->cuda_variants), "cuda_default", jstr(t->cuda_default), "source", t->source);
+	json_t *o = json_pack("{s:s,s:s,s:o,s:o,s:o,s:s}", "framework", "torch", "version", t->version,
+			      "python", python_range(t->python_min, t->python_max), "cuda_variants",
+			      words(t->cuda_variants), "cuda_default", jstr(t->cuda_default), "source",
+			      t->source);
+	if (one)
+		json_object_set_new(o, "gpu_code", gpu_code("torch", t->version));
+	return o;
 }
 
 static json_t *
-jax_release(const struct kb_jax_build *j)
+jax_release(const struct kb_jax_build *j, bool one)
 {
-	return json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:s}", "framework", "jax", "version", j->version,
-			 "python", python_range(j->python_min, j->python_max), "cuda_plugins",
-			 words(j->cuda_plugins), "cuda_min", jstr(j->cuda_min), "cudnn_min",
-			 jstr(j->cudnn_min), "source", j->source);
+	json_t *o = json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:s}", "framework", "jax", "version", j->version,
+			      "python", python_range(j->python_min, j->python_max), "cuda_plugins",
+			      words(j->cuda_plugins), "cuda_min", jstr(j->cuda_min), "cudnn_min",
+			      jstr(j->cudnn_min), "source", j->source);
+	if (one)
+		json_object_set_new(o, "gpu_code", gpu_code("jax", j->version));
+	return o;
 }
 
 static const char *
@@ -176,11 +202,11 @@ all_releases(const char *fw)
 	} else if (!strcmp(fw, "torch")) {
 		const struct kb_torch_build *r = kb_list_torch_builds(&n);
 		for (i = n; i-- > 0;)
-			json_array_append_new(a, torch_release(&r[i]));
+			json_array_append_new(a, torch_release(&r[i], false));
 	} else {
 		const struct kb_jax_build *r = kb_list_jax_builds(&n);
 		for (i = n; i-- > 0;)
-			json_array_append_new(a, jax_release(&r[i]));
+			json_array_append_new(a, jax_release(&r[i], false));
 	}
 	return json_pack("{s:s,s:o}", "framework", fw, "releases", a);
 }
@@ -194,11 +220,11 @@ framework_answer(const char *fw, const char *version)
 		return tf_release(version);
 	if (!strcmp(fw, "torch")) {
 		const struct kb_torch_build *t = kb_torch(version);
-		return t ? torch_release(t) : NULL;
+		return t ? torch_release(t, true) : NULL;
 	}
 	{
 		const struct kb_jax_build *j = kb_jax(version);
-		return j ? jax_release(j) : NULL;
+		return j ? jax_release(j, true) : NULL;
 	}
 }
 
@@ -251,6 +277,40 @@ driver_answer(const char *driver)
 
 /* ---- --gpu -------------------------------------------------------------------- */
 
+/* The newest release of each framework that runs on GPU g, and how: the
+ * plan's decision (plan/plan.h) for a Linux machine with that GPU and a
+ * current driver. */
+static json_t *
+gpu_frameworks(const struct kb_gpu *g)
+{
+	static struct plan p;
+	struct plan_machine m;
+	json_t *o = json_object();
+	int fw;
+
+	memset(&m, 0, sizeof(m));
+	m.gpu_present = m.gpu_known = true;
+	m.cpu_avx = -1;
+	m.os = PLAN_OS_LINUX;
+	STR_COPY(m.gpu_name, g->name);
+	STR_COPY(m.compute_capability, g->compute_capability);
+	for (fw = PLAN_TF; fw <= PLAN_JAX; fw++) {
+		json_t *x;
+
+		if (plan_make(&m, fw, NULL, &p) != 0 || !p.ok) {
+			json_object_set_new(o, plan_fw_name(fw), json_null());
+			continue;
+		}
+		x = json_pack("{s:s,s:o,s:o,s:o,s:s,s:o}", "version", p.version, "cuda", jstr(p.cuda),
+			      "variant", jstr(p.variant), "cudnn", jstr(p.cudnn), "runs",
+			      p.runs[0] ? p.runs : "unknown", "via", jstr(p.runs_via));
+		if (fw == PLAN_JAX)
+			json_object_set_new(x, "cuda_min", jstr(p.cuda)); /* the plugin's */
+		json_object_set_new(o, plan_fw_name(fw), x);
+	}
+	return o;
+}
+
 static json_t *
 gpu_json(const struct kb_gpu *g)
 {
@@ -269,41 +329,45 @@ gpu_json(const struct kb_gpu *g)
 	json_object_set_new(o, "cuda_min", jstr(a ? a->cuda_min : NULL));
 	json_object_set_new(o, "cuda_max", jstr(cuda_max));
 	json_object_set_new(o, "driver_last_branch", jstr(a ? a->driver_last_branch : NULL));
-	json_object_set_new(o, "frameworks", newest_frameworks(cuda_max));
+	json_object_set_new(o, "tegra", json_boolean(a && a->tegra));
+	json_object_set_new(o, "frameworks", gpu_frameworks(g));
 	json_object_set_new(o, "source", json_string(g->source));
 	return o;
 }
 
+/* The answer for --gpu; NULL with err set when no GPU matches, and
+ * *ambiguous set (the candidates already on stderr) when several do. */
 static json_t *
-gpu_answer(const char *query, char *err, size_t errsize)
+gpu_answer(const char *query, char *err, size_t errsize, bool *ambiguous)
 {
-	const struct kb_gpu *found[16];
-	char *end;
-	unsigned long id = strtoul(query, &end, 16);
-	size_t n, i;
-	json_t *o, *others;
+	struct kbq_gpu_match m;
+	json_t *o, *ids;
+	size_t i;
+	int r = kbq_gpu_resolve(query, &m);
 
-	if ((str_starts(query, "0x") || str_starts(query, "0X")) && !*end) {
-		const struct kb_gpu *g = kb_gpu_by_id((unsigned)id);
-		if (!g)
-			snprintf(err, errsize, "no GPU with PCI device id %s in the knowledge base", query);
-		return g ? gpu_json(g) : NULL;
-	}
-	n = kbq_gpus_by_name(query, found, sizeof(found) / sizeof(found[0]));
-	if (!n) {
-		snprintf(err, errsize, "no GPU named like '%s' in the knowledge base", query);
+	*ambiguous = false;
+	if (r == KBQ_GPU_AMBIGUOUS) {
+		*ambiguous = true;
+		cli_gpu(query); /* says which */
 		return NULL;
 	}
-	o = gpu_json(found[0]);
-	others = json_array();
-	for (i = 1; i < n; i++) {
-		char idb[16];
-		STR_FMT(idb, "0x%04x", found[i]->device_id);
-		json_array_append_new(others, json_pack("{s:s,s:s,s:s}", "name", found[i]->name, "device_id",
-							idb, "compute_capability",
-							found[i]->compute_capability));
+	if (r != KBQ_GPU_FOUND) {
+		if (m.by_id)
+			snprintf(err, errsize, "no GPU with PCI device id %s in the knowledge base", query);
+		else
+			snprintf(err, errsize, "no GPU named like '%s' in the knowledge base", query);
+		return NULL;
 	}
-	json_object_set_new(o, "other_matches", others);
+	o = gpu_json(m.gpu);
+	/* the same model under other PCI ids */
+	ids = json_array();
+	for (i = 0; i < m.n; i++)
+		if (m.cands[i] != m.gpu) {
+			char idb[16];
+			STR_FMT(idb, "0x%04x", m.cands[i]->device_id);
+			json_array_append_new(ids, json_string(idb));
+		}
+	json_object_set_new(o, "other_device_ids", ids);
 	return o;
 }
 
@@ -501,7 +565,13 @@ cmd_compat(int argc, char **argv)
 			snprintf(err, sizeof(err), "driver %s is older than every CUDA release in the knowledge base",
 				 driver);
 	} else if (gpu) {
-		answer = gpu_answer(gpu, err, sizeof(err));
+		bool ambiguous;
+
+		answer = gpu_answer(gpu, err, sizeof(err), &ambiguous);
+		if (ambiguous) {
+			kb_reset();
+			return EXIT_TOOL_FAILED;
+		}
 	} else if (cuda) {
 		if (!is_version(cuda)) {
 			fprintf(stderr, "gpudoctor: --cuda wants a CUDA version like 11.8\n");

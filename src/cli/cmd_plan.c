@@ -110,9 +110,7 @@ is_version(const char *s)
 static int
 apply_gpu(const char *q, struct plan_machine *m, struct facts *f)
 {
-	const struct kb_gpu *g = NULL;
-	char *end;
-	unsigned long id;
+	const struct kb_gpu *g;
 
 	m->gpu_known = true;
 	if (!strcasecmp(q, "none")) {
@@ -121,18 +119,8 @@ apply_gpu(const char *q, struct plan_machine *m, struct facts *f)
 		f->ngpus = 0;
 		return 0;
 	}
-	if (str_starts(q, "0x") || str_starts(q, "0X")) {
-		id = strtoul(q, &end, 16);
-		if (!*end && id <= 0xffff)
-			g = kb_gpu_by_id((unsigned)id);
-		if (!g) {
-			fprintf(stderr, "gpudoctor: no GPU with PCI device id %s in the knowledge base\n", q);
-			return -1;
-		}
-	} else if (!(g = kbq_gpu_best(q))) {
-		fprintf(stderr, "gpudoctor: no GPU named like '%s' in the knowledge base\n", q);
+	if (!(g = cli_gpu(q)))
 		return -1;
-	}
 	m->gpu_present = true;
 	STR_COPY(m->gpu_name, g->name);
 	STR_COPY(m->compute_capability, g->compute_capability);

@@ -54,6 +54,11 @@ void cli_option_error(const char *command, int c, char **argv);
 int cli_timeout_ms(const char *arg, int *ms);
 int cli_color(const char *arg);
 
+/* cli_opt.c: the GPU a --gpu NAME|ID means (kb_query.h's one lookup), or
+ * NULL after a message on stderr: none, or several with the candidates. */
+struct kb_gpu;
+const struct kb_gpu *cli_gpu(const char *q);
+
 /* The global usage text, for `gpudoctor --help` and `gpudoctor help`. */
 void command_usage(FILE *out);
 

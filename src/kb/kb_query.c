@@ -8,6 +8,7 @@
 #include "base/vers.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -91,63 +92,129 @@ kbq_cuda_matches(const char *v, const char *cuda)
 	return v && v[0] && cmp_mm(v, cuda) == 0;
 }
 
-/* Lower-case copy without spaces and dashes, for loose name matching. */
+/* Lower-case copy without spaces, dashes and underscores, and without the
+ * brand words a person may or may not write ("NVIDIA GeForce RTX 3060" and
+ * "rtx 3060" are both "rtx3060"). */
 static void
 squash(const char *s, char *out, size_t size)
 {
-	size_t k = 0;
+	static const char *const brands[] = {"nvidia", "geforce", "tesla", "quadro", NULL};
+	size_t k = 0, i;
+	bool again = true;
 
 	for (; *s && k + 1 < size; s++)
 		if (*s != ' ' && *s != '-' && *s != '_')
 			out[k++] = (char)tolower((unsigned char)*s);
 	out[k] = '\0';
+	while (again) {
+		again = false;
+		for (i = 0; brands[i]; i++) {
+			size_t n = strlen(brands[i]);
+			if (!strncmp(out, brands[i], n) && out[n]) {
+				memmove(out, out + n, strlen(out + n) + 1);
+				again = true;
+			}
+		}
+	}
 }
 
-size_t
-kbq_gpus_by_name(const char *query, const struct kb_gpu **out, size_t max)
+/* Every row whose squashed name is q (how 0), starts with q (1) or holds q
+ * (2), into m->cands; the count. */
+static size_t
+gpu_candidates(const char *q, int how, struct kbq_gpu_match *m)
 {
-	const struct kb_gpu *rows;
-	char q[96], name[96];
-	size_t n, i, found = 0;
+	const struct kb_gpu *rows = kb_list_gpu_devices(NULL);
+	char name[96];
+	size_t n = kb_count(KB_GPU_DEVICES), i, found = 0;
 
-	squash(query, q, sizeof(q));
-	if (!q[0])
-		return 0;
-	rows = kb_list_gpu_devices(&n);
-	/* an exact name first, then every name containing the words */
-	for (i = 0; i < n && found < max; i++) {
+	for (i = 0; i < n; i++) {
 		squash(rows[i].name, name, sizeof(name));
-		if (!strcmp(name, q) || (str_starts(name, "nvidia") && !strcmp(name + 6, q)))
-			out[found++] = &rows[i];
+		if ((how == 0 && !strcmp(name, q)) || (how == 1 && str_starts(name, q)) ||
+		    (how == 2 && strstr(name, q))) {
+			if (found < KBQ_MAX_CANDIDATES)
+				m->cands[found] = &rows[i];
+			found++;
+		}
 	}
-	if (found)
-		return found;
-	for (i = 0; i < n && found < max; i++) {
-		squash(rows[i].name, name, sizeof(name));
-		if (strstr(name, q))
-			out[found++] = &rows[i];
-	}
+	m->n = found < KBQ_MAX_CANDIDATES ? found : KBQ_MAX_CANDIDATES;
+	m->total = found;
 	return found;
 }
 
-const struct kb_gpu *
-kbq_gpu_best(const char *query)
+/* The candidates are one model: one squashed name (several PCI ids). */
+static bool
+one_model(const struct kbq_gpu_match *m)
 {
-	const struct kb_gpu *found[64];
-	char q[96], name[96];
-	size_t n, i, ln, lq;
+	char a[96], b[96];
+	size_t i;
 
-	n = kbq_gpus_by_name(query, found, sizeof(found) / sizeof(found[0]));
-	if (!n)
-		return NULL;
-	squash(query, q, sizeof(q));
-	lq = strlen(q);
-	/* "RTX 3090" means the GeForce RTX 3090, not the RTX 3090 Ti */
-	for (i = 0; i < n; i++) {
-		squash(found[i]->name, name, sizeof(name));
-		ln = strlen(name);
-		if (ln >= lq && !strcmp(name + ln - lq, q))
-			return found[i];
+	if (!m->n || m->total > m->n)
+		return false;
+	squash(m->cands[0]->name, a, sizeof(a));
+	for (i = 1; i < m->n; i++) {
+		squash(m->cands[i]->name, b, sizeof(b));
+		if (strcmp(a, b) || strcmp(m->cands[i]->compute_capability, m->cands[0]->compute_capability))
+			return false;
 	}
-	return found[0];
+	return true;
+}
+
+int
+kbq_gpu_resolve(const char *query, struct kbq_gpu_match *m)
+{
+	char q[96], *end;
+	unsigned long id;
+	int how;
+
+	memset(m, 0, sizeof(*m));
+	if (!query)
+		return KBQ_GPU_NONE;
+	if ((query[0] == '0' && (query[1] == 'x' || query[1] == 'X')) ||
+	    (strlen(query) == 4 && strspn(query, "0123456789abcdefABCDEF") == 4)) {
+		id = strtoul(query, &end, 16);
+		if (*end || end == query || id > 0xffff)
+			return KBQ_GPU_NONE;
+		m->by_id = true;
+		m->gpu = kb_gpu_by_id((unsigned)id);
+		if (!m->gpu)
+			return KBQ_GPU_NONE;
+		m->cands[0] = m->gpu;
+		m->n = m->total = 1;
+		return KBQ_GPU_FOUND;
+	}
+	squash(query, q, sizeof(q));
+	if (!q[0])
+		return KBQ_GPU_NONE;
+	/* exact names before prefixes before any match */
+	for (how = 0; how < 3; how++) {
+		if (!gpu_candidates(q, how, m))
+			continue;
+		if (one_model(m)) {
+			m->gpu = m->cands[0];
+			return KBQ_GPU_FOUND;
+		}
+		return KBQ_GPU_AMBIGUOUS;
+	}
+	return KBQ_GPU_NONE;
+}
+
+void
+kbq_gpu_candidates_text(const struct kbq_gpu_match *m, char *out, size_t size)
+{
+	char seen[KBQ_MAX_CANDIDATES][96];
+	size_t i, k, ns = 0, len = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < m->n; i++) {
+		for (k = 0; k < ns && strcmp(seen[k], m->cands[i]->name); k++)
+			;
+		if (k < ns)
+			continue;
+		STR_COPY(seen[ns++], m->cands[i]->name);
+		str_fmt(out + len, size - len, "%s%s (%s)", len ? ", " : "", m->cands[i]->name,
+			m->cands[i]->compute_capability);
+		len = strlen(out);
+	}
+	if (m->total > m->n)
+		str_fmt(out + len, size - len, ", ... (%zu in all)", m->total);
 }

@@ -1,7 +1,7 @@
 /*
- * kb_query.h - questions across knowledge-base tables, for `compat` (and
- * later `plan`): which framework release a CUDA version can run, which GPU
- * a name means. Pure functions over the tables in use; no I/O.
+ * kb_query.h - questions across knowledge-base tables, for `compat` and
+ * `plan`: which framework release a CUDA version can run, which GPU a name
+ * means. Pure functions over the tables in use; no I/O.
  */
 #ifndef GPUDOCTOR_KB_QUERY_H
 #define GPUDOCTOR_KB_QUERY_H
@@ -21,13 +21,25 @@ const struct kb_torch_build *kbq_newest_torch(const char *max_cuda, char *varian
 const struct kb_jax_build *kbq_newest_jax(const char *max_cuda);
 /* v and cuda name the same major.minor ("11.8.0" and "11.8"). */
 bool kbq_cuda_matches(const char *v, const char *cuda);
-/* GPUs whose name matches query loosely (case, spaces and dashes ignored;
- * "RTX 3050" finds "GeForce RTX 3050"): exact names first, else every name
- * containing it. Returns how many were written to out (at most max). */
-size_t kbq_gpus_by_name(const char *query, const struct kb_gpu **out, size_t max);
-/* The one GPU a name most likely means: an exact name, else the first whose
- * name ends with the query ("RTX 3090" is the RTX 3090, not the 3090 Ti),
- * else the first containing it; NULL when none matches. */
-const struct kb_gpu *kbq_gpu_best(const char *query);
+/* The one GPU lookup of every command (plan --gpu, compat --gpu): a PCI
+ * device id ("0x2684", "2684"), or a name matched loosely (case, spaces,
+ * dashes and the words NVIDIA, GeForce, Tesla, Quadro ignored): exact names
+ * first, then names that start with it, then names that contain it. A
+ * match is found when all candidates are one model (one name and compute
+ * capability, however many PCI ids); otherwise it is ambiguous and the
+ * candidates say between what. */
+#define KBQ_MAX_CANDIDATES 24
+enum { KBQ_GPU_FOUND = 0, KBQ_GPU_NONE = 1, KBQ_GPU_AMBIGUOUS = 2 };
+struct kbq_gpu_match {
+	const struct kb_gpu *gpu;        /* KBQ_GPU_FOUND: the GPU meant */
+	bool by_id;                      /* given as a PCI device id */
+	size_t n;                        /* candidates in cands */
+	size_t total;                    /* candidates in all (may exceed n) */
+	const struct kb_gpu *cands[KBQ_MAX_CANDIDATES];
+};
+int kbq_gpu_resolve(const char *query, struct kbq_gpu_match *m);
+/* "NVIDIA GeForce RTX 3050 (8.6), NVIDIA GeForce RTX 3060 (8.6), ..."
+ * (each name once) for an error message. */
+void kbq_gpu_candidates_text(const struct kbq_gpu_match *m, char *out, size_t size);
 
 #endif

@@ -50,6 +50,32 @@ list(FILE *out, json_t *a, const char *sep)
 
 /* ---- one framework release ------------------------------------------------------ */
 
+/* "targets": per official build, the compute capabilities it carries
+ * machine code for, and PTX. */
+static void
+gpu_code_text(FILE *out, json_t *o)
+{
+	json_t *a = json_object_get(o, "gpu_code");
+	size_t i;
+
+	if (!json_array_size(a)) {
+		fprintf(out, "  %-14snot in the knowledge base\n", "targets");
+		return;
+	}
+	for (i = 0; i < json_array_size(a); i++) {
+		json_t *c = json_array_get(a, i);
+		json_t *ptx = json_object_get(c, "ptx");
+
+		fprintf(out, "  %-14s%s CUDA %s: ", i ? "" : "targets", s(c, "platform"), s(c, "cuda"));
+		list(out, json_object_get(c, "sass"), " ");
+		if (json_array_size(ptx)) {
+			fprintf(out, ", PTX ");
+			list(out, ptx, " ");
+		}
+		fputc('\n', out);
+	}
+}
+
 static void
 tf_text(FILE *out, json_t *o)
 {
@@ -98,6 +124,7 @@ tf_text(FILE *out, json_t *o)
 		}
 		fputc('\n', out);
 	}
+	gpu_code_text(out, o);
 	fprintf(out, "  %-14s%s\n", "source", s(o, "source"));
 }
 
@@ -110,7 +137,9 @@ torch_text(FILE *out, json_t *o)
 	list(out, json_object_get(o, "cuda_variants"), ", ");
 	if (s(o, "cuda_default")[0])
 		fprintf(out, " (plain pip install: %s)", s(o, "cuda_default"));
-	fprintf(out, "\n  %-14s%s\n", "source", s(o, "source"));
+	fputc('\n', out);
+	gpu_code_text(out, o);
+	fprintf(out, "  %-14s%s\n", "source", s(o, "source"));
 }
 
 static void
@@ -122,6 +151,7 @@ jax_text(FILE *out, json_t *o)
 	list(out, json_object_get(o, "cuda_plugins"), ", ");
 	fprintf(out, "\n  %-14sCUDA >= %s, cuDNN >= %s\n", "needs", or_dash(s(o, "cuda_min")),
 		or_dash(s(o, "cudnn_min")));
+	gpu_code_text(out, o);
 	fprintf(out, "  %-14s%s\n", "source", s(o, "source"));
 }
 
@@ -186,6 +216,39 @@ frameworks_text(FILE *out, json_t *fw, const char *why)
 		fprintf(out, "    %-12snone\n", "jax");
 }
 
+/* The newest release of each framework that runs on a GPU, and how. */
+static void
+gpu_frameworks_text(FILE *out, json_t *fw)
+{
+	static const char *const names[] = {"tensorflow", "torch", "jax"};
+	size_t i;
+
+	fprintf(out, "  newest releases that run on it (with a driver that supports it):\n");
+	for (i = 0; i < 3; i++) {
+		json_t *x = json_object_get(fw, names[i]);
+		const char *how;
+
+		if (!json_is_object(x)) {
+			fprintf(out, "    %-12snone\n", names[i]);
+			continue;
+		}
+		fprintf(out, "    %-12s%s", names[i], s(x, "version"));
+		if (i == 0)
+			fprintf(out, " (CUDA %s, cuDNN %s)", s(x, "cuda"), s(x, "cudnn"));
+		else if (i == 1)
+			fprintf(out, " (CUDA %s wheel)", s(x, "variant"));
+		else
+			fprintf(out, " (%s plugin, needs CUDA %s)", s(x, "variant"), or_dash(s(x, "cuda_min")));
+		how = s(x, "runs");
+		if (!strcmp(how, "native"))
+			fprintf(out, ": %s machine code\n", s(x, "via"));
+		else if (!strcmp(how, "jit"))
+			fprintf(out, ": only from %s PTX, JIT-compiled at first start\n", s(x, "via"));
+		else
+			fprintf(out, ": its GPU code is not in the knowledge base\n");
+	}
+}
+
 static void
 driver_text(FILE *out, json_t *o)
 {
@@ -200,9 +263,8 @@ driver_text(FILE *out, json_t *o)
 static void
 gpu_text(FILE *out, json_t *o)
 {
-	json_t *peak = json_object_get(o, "peak"), *others = json_object_get(o, "other_matches");
+	json_t *peak = json_object_get(o, "peak"), *others = json_object_get(o, "other_device_ids");
 	json_t *mem = json_object_get(o, "memory_mib");
-	size_t i;
 
 	fprintf(out, "%s [10de:%s]\n", s(o, "name"), s(o, "device_id") + 2);
 	fprintf(out, "  %-14s%s, compute capability %s, %s\n", "architecture", s(o, "architecture"),
@@ -212,21 +274,22 @@ gpu_text(FILE *out, json_t *o)
 	if (s(peak, "fp32_tflops")[0])
 		fprintf(out, "  %-14sFP32 %s TFLOP/s, FP16/BF16 tensor %s TFLOP/s, %s GB/s\n", "peak",
 			s(peak, "fp32_tflops"), or_dash(s(peak, "fp16_tensor_tflops")), or_dash(s(peak, "mem_bw_gbs")));
-	fprintf(out, "  %-14sfrom %s%s%s\n", "CUDA", or_dash(s(o, "cuda_min")),
-		s(o, "cuda_max")[0] ? " to " : " on (still supported)", s(o, "cuda_max"));
+	if (s(o, "cuda_min")[0])
+		fprintf(out, "  %-14sfrom %s%s%s\n", "CUDA", s(o, "cuda_min"),
+			s(o, "cuda_max")[0] ? " to " : " on (still supported)", s(o, "cuda_max"));
+	else
+		fprintf(out, "  %-14s%s%s\n", "CUDA", s(o, "cuda_max")[0] ? "up to " : "still supported",
+			s(o, "cuda_max"));
 	if (s(o, "driver_last_branch")[0])
 		fprintf(out, "  %-14sthe %s branch is the last that supports it\n", "driver",
 			s(o, "driver_last_branch"));
-	frameworks_text(out, json_object_get(o, "frameworks"),
-			s(o, "cuda_max")[0] ? "whose CUDA still supports it" : "(current CUDA supports it)");
-	fprintf(out, "  (by CUDA support; a framework's wheels may leave out old architectures:\n"
-		     "  `gpudoctor doctor` checks the installed build against this GPU)\n");
+	if (json_is_true(json_object_get(o, "tegra")))
+		fprintf(out, "  %-14sintegrated (Tegra): machine code runs only if built for exactly %s\n",
+			"code", s(o, "compute_capability"));
+	gpu_frameworks_text(out, json_object_get(o, "frameworks"));
 	if (json_array_size(others)) {
-		fprintf(out, "  also matching:");
-		for (i = 0; i < json_array_size(others); i++) {
-			json_t *g = json_array_get(others, i);
-			fprintf(out, "%s %s (%s)", i ? "," : "", s(g, "name"), s(g, "device_id"));
-		}
+		fprintf(out, "  %-14s", "also PCI ids");
+		list(out, others, ", ");
 		fputc('\n', out);
 	}
 }
