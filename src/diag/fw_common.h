@@ -47,6 +47,15 @@ void fw_wheel_for(const char *soname, int cm, char *out, size_t size);
 /* "nvidia-cudnn-cu12==8.9.4.25" or "nvidia-cudnn-cu12==8.9.*" for a soname. */
 bool fw_wheel_spec(const struct framework_facts *fw, const char *soname, char *out, size_t size);
 
+/* The GPU code the installed build carries (kb/runs_on.h's struct
+ * build_code), in order of trust: the fat binaries of its CUDA library
+ * (fw->targets), TensorFlow's build_info list ("sm_XY" a cubin,
+ * "compute_XY" a cubin and PTX, a bare "X.Y" both, as releases before 2.3
+ * wrote it), the knowledge base's row for its release and CUDA. False when
+ * none of them knows. */
+struct build_code;
+bool fw_installed_code(const struct framework_facts *fw, struct build_code *b);
+
 /* ---- fw_release.c ---- */
 
 /*

@@ -23,86 +23,6 @@
 
 #include <string.h>
 
-/* Append capability word w ("8.0") to a space-separated list. */
-static void
-add_cc(char *list, size_t size, const char *w)
-{
-	size_t len = strlen(list);
-
-	if (!kb_has_word(list, w))
-		str_fmt(list + len, size - len, "%s%s", len ? " " : "", w);
-}
-
-/*
- * TensorFlow's build_info list into machine code and PTX: "sm_XY" is a
- * cubin, "compute_XY" a cubin and PTX (2.3 on), a bare "X.Y" both (the
- * releases before 2.3 wrote the list that way).
- */
-static void
-tf_build_info_code(const char *list, struct build_code *b)
-{
-	char w[24], cc[16];
-	size_t i;
-
-	for (i = 0; kb_word(list, i, w, sizeof(w)) == 0; i++) {
-		char *c = strchr(w, ','), *d;
-		bool ptx = false, sass = true;
-		size_t k;
-
-		if (c)
-			*c = '\0';
-		if (!strncmp(w, "sm_", 3)) {
-			d = w + 3;
-		} else if (!strncmp(w, "compute_", 8)) {
-			d = w + 8;
-			ptx = true;
-		} else {
-			int v[2];
-			if (vers_parse(w, v, 2) != 2)
-				continue;
-			STR_FMT(cc, "%d.%d", v[0], v[1]);
-			add_cc(b->sass, sizeof(b->sass), cc);
-			add_cc(b->ptx, sizeof(b->ptx), cc);
-			continue;
-		}
-		k = strspn(d, "0123456789");
-		if (k < 2 || k > 3)
-			continue;
-		STR_FMT(cc, "%.*s.%c%s", (int)k - 1, d, d[k - 1], d[k] == 'a' || d[k] == 'f' ? (char[]){d[k], 0} : "");
-		if (sass)
-			add_cc(b->sass, sizeof(b->sass), cc);
-		if (ptx)
-			add_cc(b->ptx, sizeof(b->ptx), cc);
-	}
-}
-
-/* The code the installed build carries; false when nothing is known. */
-static bool
-installed_code(const struct framework_facts *fw, struct build_code *b)
-{
-	char cuda[16] = "";
-
-	if (fw->built_cuda[0])
-		vers_truncate(fw->built_cuda, 2, cuda, sizeof(cuda));
-	runs_code_from_kb(fw->name, fw->version, "linux", cuda, b);
-	if (fw->targets.file[0]) {
-		STR_COPY(b->sass, fw->targets.sass);
-		STR_COPY(b->ptx, fw->targets.ptx);
-		STR_COPY(b->ptx_isa, fw->targets.ptx_isa);
-		STR_COPY(b->from, "fatbin");
-		b->kb_source = NULL;
-		return b->sass[0] || b->ptx[0];
-	}
-	if (!strcmp(fw->name, "tensorflow") && fw->compute_capabilities[0]) {
-		b->sass[0] = b->ptx[0] = '\0';
-		tf_build_info_code(fw->compute_capabilities, b);
-		STR_COPY(b->from, "build_info");
-		b->kb_source = NULL;
-		return true;
-	}
-	return b->from[0] != '\0';
-}
-
 static void
 code_evidence(struct finding *fd, const struct framework_facts *fw, const struct build_code *b)
 {
@@ -111,10 +31,14 @@ code_evidence(struct finding *fd, const struct framework_facts *fw, const struct
 				  : !strcmp(b->from, "build_info") ? "its build_info.py (cuda_compute_capabilities)"
 								    : b->kb_source;
 
-	finding_evidence(fd, "it carries machine code for compute capability %s and PTX for %s%s%s "
-			     "(read from %s)",
-			 b->sass[0] ? b->sass : "(none)", b->ptx[0] ? b->ptx : "(none)",
-			 b->ptx_isa[0] ? ", PTX ISA " : "", b->ptx_isa,
+	char ptx[96];
+
+	if (b->ptx[0])
+		STR_FMT(ptx, "PTX for %s%s%s", b->ptx, b->ptx_isa[0] ? ", PTX ISA " : "", b->ptx_isa);
+	else
+		STR_COPY(ptx, "no PTX");
+	finding_evidence(fd, "it carries machine code for compute capability %s and %s (read from %s)",
+			 b->sass[0] ? b->sass : "(none)", ptx,
 			 !strcmp(b->from, "knowledge base") ? "the knowledge base" : src);
 	if (!strcmp(b->from, "knowledge base") && src)
 		finding_evidence(fd, "source: %s", src);
@@ -183,7 +107,7 @@ fw_check_arch(const struct facts *f, const struct python_env_facts *e, const str
 	char drv[16], label[F_TEXT], rel[40], title[F_TEXT + 96];
 	int gi;
 
-	if (fw->cuda_build == 0 || !strcmp(fw->name, "cupy") || !installed_code(fw, &code))
+	if (fw->cuda_build == 0 || !strcmp(fw->name, "cupy") || !fw_installed_code(fw, &code))
 		return;
 	rule_driver_cuda(f, drv, sizeof(drv));
 	vers_release(fw->version, rel, sizeof(rel));

@@ -9,8 +9,14 @@
  * capability, the framework builds in the active environment.
  */
 #include "explain/here.h"
+#include "base/buf.h"
 #include "base/str.h"
+#include "base/vers.h"
 #include "base/xalloc.h"
+#include "diag/fw_common.h"
+#include "diag/rule_util.h"
+#include "kb/runs_on.h"
+#include "plan/plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +209,109 @@ doctor_finding(const struct findings *fs, const char *id)
 	return best;
 }
 
+/* The framework a cause's fix would install: the pattern's own, else the
+ * first CUDA framework of the active environment, else torch. */
+static int
+cause_framework(const struct explain_cause *c, const struct python_env_facts *e)
+{
+	const char *fw = c->pattern ? c->pattern->framework : "";
+	int i;
+
+	if (!strcmp(fw, "tensorflow") || !strcmp(fw, "xla"))
+		return PLAN_TF;
+	if (!strcmp(fw, "torch"))
+		return PLAN_TORCH;
+	if (!strcmp(fw, "jax"))
+		return PLAN_JAX;
+	for (i = 0; e && i < e->nframeworks; i++)
+		if (e->frameworks[i].cuda_build != 0 && strcmp(e->frameworks[i].name, "cupy"))
+			return !strcmp(e->frameworks[i].name, "tensorflow") ? PLAN_TF
+			       : !strcmp(e->frameworks[i].name, "jax")      ? PLAN_JAX
+									     : PLAN_TORCH;
+	return PLAN_TORCH;
+}
+
+static const struct framework_facts *
+installed(const struct python_env_facts *e, int pfw)
+{
+	int i;
+
+	for (i = 0; e && i < e->nframeworks; i++)
+		if (!strcmp(e->frameworks[i].name, plan_fw_name(pfw)))
+			return &e->frameworks[i];
+	return NULL;
+}
+
+/*
+ * A log that names a build problem (no machine code for the GPU, a driver
+ * too old for the build, a CPU-only build) gets its fix from the one
+ * decision on this machine, never the pattern's generic install line: the
+ * build installed here when it already runs natively on every GPU (the
+ * log then comes from another build), else the newest release and variant
+ * that runs natively here (plan/plan.h).
+ */
+static void
+build_fix(struct explain_cause *c, const struct facts *f)
+{
+	static struct plan p;
+	const struct python_env_facts *e = active_env(f);
+	int pfw = cause_framework(c, e), i;
+	const struct framework_facts *fw = installed(e, pfw);
+	struct build_code code;
+	char drv[16], tag[16], spec[96];
+	struct buf b;
+	bool native = f->ngpus > 0;
+
+	rule_driver_cuda(f, drv, sizeof(drv));
+	if (fw && fw->cuda_build == 1 && fw_installed_code(fw, &code)) {
+		for (i = 0; i < f->ngpus && native; i++) {
+			struct runs_verdict v;
+			runs_decide(&code, f->gpus[i].compute_capability, drv, &v);
+			native = v.how == RUNS_NATIVE;
+		}
+	} else {
+		native = false;
+	}
+	buf_init(&b);
+	if (native) {
+		explain_evidence(c, "%s %s in %s has machine code for every GPU here", fw->name, fw->version,
+				 e->path);
+		buf_addf(&b, "%s %s installed in %s runs natively on this machine's GPUs: the log comes "
+			     "from another build or environment. Run the program with that environment's "
+			     "Python, and check which build it imports:\n",
+			 fw->name, fw->version, e->path);
+		if (!strcmp(fw->name, "torch"))
+			buf_addf(&b, "%s -c 'import torch; print(torch.__file__, torch.__version__, "
+				     "torch.cuda.get_arch_list())'\n",
+				 e->interpreter[0] ? e->interpreter : "python3");
+	} else if (e && fw_plan(f, e, pfw, NULL, NULL, &p) && p.gpu && !strcmp(p.runs, "native")) {
+		buf_addf(&b, "Install %s %s, which runs natively on this machine's GPU (%s machine code):\n",
+			 plan_fw_title(pfw), p.version, p.runs_via);
+		if (pfw == PLAN_TORCH) {
+			plan_cuda_tag(p.variant, tag, sizeof(tag));
+			STR_FMT(spec, "torch==%s", p.version);
+			fw_add_pip(&b, e);
+			buf_adds(&b, "install --force-reinstall ");
+			buf_add_shquoted(&b, spec);
+			buf_addf(&b, " --index-url %s%s\n", TORCH_INDEX, tag);
+		} else {
+			if (pfw == PLAN_TF)
+				fw_tf_gpu_spec(p.version, spec, sizeof(spec));
+			else
+				STR_FMT(spec, "jax[%s]==%s", p.variant, p.version);
+			fw_add_pip(&b, e);
+			buf_adds(&b, "install ");
+			buf_add_shquoted(&b, spec);
+			buf_addch(&b, '\n');
+		}
+		buf_addf(&b, "gpudoctor plan %s\n", plan_fw_name(pfw));
+	} else {
+		buf_addf(&b, "gpudoctor plan %s\n", plan_fw_name(pfw));
+	}
+	free(c->fix);
+	c->fix = buf_detach(&b);
+}
+
 void
 explain_here(struct explain *x, const struct facts *f, const struct findings *fs)
 {
@@ -244,6 +353,9 @@ explain_here(struct explain *x, const struct facts *f, const struct findings *fs
 			gpu_state(c, f, true);
 		if (!strcmp(c->id, "fw.arch_not_in_build") || !strcmp(c->id, "hw.arch_too_old"))
 			gpu_state(c, f, false);
+		if (!strcmp(c->id, "fw.arch_not_in_build") || !strcmp(c->id, "fw.cpu_only_build") ||
+		    !strcmp(c->id, "driver.too_old"))
+			build_fix(c, f);
 		if (str_starts(c->id, "env.visible_devices") || !strcmp(c->id, "driver.no_visible_device"))
 			gpu_list(c, f);
 	}

@@ -194,8 +194,8 @@ runs_decide(const struct build_code *b, const char *cc, const char *driver_cuda,
 	}
 	v->how = RUNS_NO;
 	str_fmt(v->reason, sizeof(v->reason),
-		"no machine code for compute capability %s (it has %s%s%s) and no PTX at or below %s",
-		cc, b->sass[0] ? b->sass : "none", b->ptx[0] ? "; PTX " : "", b->ptx, cc);
+		"no machine code for compute capability %s (it has %s%s%s) and no PTX at or below it",
+		cc, b->sass[0] ? b->sass : "none", b->ptx[0] ? "; PTX " : "", b->ptx);
 }
 
 bool

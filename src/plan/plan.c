@@ -389,8 +389,8 @@ eval_torch(const struct ctx *c, const struct kb_torch_build *t, struct eval *e)
 		add_reason(e, WHY_DRIVER, drv.reason);
 		return;
 	}
-	str_fmt(r, sizeof(r), "no CUDA wheel (%s) runs on compute capability %s: %s", t->cuda_variants,
-		 c->m->compute_capability, newest.reason);
+	str_fmt(r, sizeof(r), "none of its CUDA wheels (%s) runs on compute capability %s; the "
+		 "newest: %s", t->cuda_variants, c->m->compute_capability, newest.reason);
 	add_reason(e, newest.why ? newest.why : WHY_ARCH, r);
 }
 
@@ -670,14 +670,17 @@ block_release(struct plan *p, const struct plan_machine *m, const struct eval *e
 		str_fmt(b->what, sizeof(b->what), "%s (compute capability %s) cannot run %s %s: %s",
 			 m->gpu_name[0] ? m->gpu_name : "this GPU", m->compute_capability, fw, e->version,
 			 e->reasons[0]);
-		if (a && a->cuda_max[0])
+		if (p->newest_ok[0] && strcmp(p->newest_ok, e->version))
+			str_fmt(b->fix, sizeof(b->fix), "use %s %s, the newest release that runs on it "
+				 "(gpudoctor plan %s)", fw, p->newest_ok, plan_fw_name(p->fw));
+		else if (a && a->cuda_max[0])
 			str_fmt(b->fix, sizeof(b->fix), "use a %s release built with CUDA <= %s and the "
 				 "%s driver branch (the last for %s)", fw, a->cuda_max,
 				 a->driver_last_branch[0] ? a->driver_last_branch : "matching",
 				 a->architecture);
 		else
-			str_fmt(b->fix, sizeof(b->fix), "use a %s release built with a CUDA that supports "
-				 "compute capability %s", fw, m->compute_capability);
+			str_fmt(b->fix, sizeof(b->fix), "no %s release in the knowledge base carries code "
+				 "for compute capability %s", fw, m->compute_capability);
 	}
 	if ((e->why & WHY_OS) && (b = blocker(p, WHY_OS))) {
 		str_fmt(b->what, sizeof(b->what), "%s %s: %s", fw, e->version, e->reasons[0]);

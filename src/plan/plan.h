@@ -57,7 +57,7 @@ enum plan_why {
 	                               start: chosen only when no release runs natively */
 };
 
-#define PLAN_LINE 256
+#define PLAN_LINE 512
 #define PLAN_MAX_REASONS 3
 #define PLAN_MAX_EXCLUDED 10
 #define PLAN_MAX_NOTES 8
