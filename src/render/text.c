@@ -386,6 +386,23 @@ framework_line(const struct out *w, const struct framework_facts *fw)
 	if (fw->plugin[0])
 		buf_addf(&b, " (%s)", fw->plugin);
 	fprintf(w->fp, "    %s\n", b.s);
+	if (fw->targets.file[0]) {
+		const char *base = strrchr(fw->targets.file, '/');
+		struct buf c;
+
+		buf_init(&c);
+		buf_addf(&c, "machine code %s", fw->targets.sass[0] ? fw->targets.sass : "none");
+		if (fw->targets.ptx[0])
+			buf_addf(&c, ", PTX %s (ISA %s)", fw->targets.ptx, fw->targets.ptx_isa);
+		else
+			buf_adds(&c, ", no PTX");
+		if (w->o->verbose)
+			buf_addf(&c, " (%s: %u fat binaries%s, %.1f ms)", base ? base + 1 : fw->targets.file,
+				 fw->targets.fat_binaries, fw->targets.truncated ? ", cut short" : "",
+				 fw->targets.ms);
+		fprintf(w->fp, "      %-22s %s\n", "GPU code", c.s);
+		buf_release(&c);
+	}
 	for (i = 0; i < fw->nresolved; i++) {
 		const struct resolved_lib_facts *r = &fw->resolved[i];
 		if (!r->path[0]) {
