@@ -17,6 +17,7 @@
 #include "base/str.h"
 #include "base/vers.h"
 #include "kb/kb.h"
+#include "kb/runs_on.h"
 
 #include <ctype.h>
 #include <signal.h>
@@ -440,32 +441,24 @@ check_gpu_newer_than_driver(const struct facts *f, struct findings *out)
 	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
 		const struct gpu_facts *g = &f->gpus[i];
 		const struct kb_arch *a;
-		const struct kb_cuda_driver *row;
 		struct finding *fd;
 		struct buf b;
+		char why[320], need[32];
 
-		char have[16], need[16];
-
-		if (!g->compute_capability[0] || !(a = kb_arch_by_cc(g->compute_capability)) ||
-		    !a->cuda_min || !a->cuda_min[0] || !(row = kb_cuda_driver(a->cuda_min)) ||
-		    !row->linux_min || !row->linux_min[0])
-			continue;
-		/* judged by branch: a GPU's first driver can predate the
-		 * toolkit's own minimum of that branch (the RTX 4090 shipped
-		 * with 520.56.06; CUDA 11.8 asks 520.61.05) */
-		vers_truncate(drv, 1, have, sizeof(have));
-		vers_truncate(row->linux_min, 1, need, sizeof(need));
-		if (vers_cmp(have, need) >= 0)
+		/* the one rule of which driver knows which GPU (kb/runs_on.h) */
+		if (!g->compute_capability[0] ||
+		    runs_driver_supports(g->compute_capability, drv, why, sizeof(why), need, sizeof(need)) !=
+			    RUNS_DRIVER_PREDATES_GPU ||
+		    !(a = kb_arch_by_cc(g->compute_capability)))
 			continue;
 		rule_gpu_label(g, label, sizeof(label));
 		fd = findings_add(out, "driver.too_old", SEV_ERROR,
 				  "The driver %s predates %s: it cannot drive this GPU", drv, label);
 		finding_evidence(fd, "%s architecture (compute capability %s) arrived with CUDA %s",
 				 a->architecture, g->compute_capability, a->cuda_min);
-		finding_evidence(fd, "CUDA %s needs Linux driver >= %s (branch %s); installed: %s",
-				 a->cuda_min, row->linux_min, need, drv);
+		finding_evidence(fd, "%s", why);
 		buf_init(&b);
-		buf_addf(&b, "Install a driver that knows this GPU, %s or newer:\n", row->linux_min);
+		buf_addf(&b, "Install a driver that knows this GPU, %s or newer:\n", need);
 		fix_install_driver(&b, f);
 		finding_fix(fd, b.s);
 		buf_release(&b);

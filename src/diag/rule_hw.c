@@ -14,6 +14,7 @@
 #include "base/str.h"
 #include "base/vers.h"
 #include "kb/kb.h"
+#include "kb/runs_on.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,9 +118,12 @@ check_arch(const struct facts *f, struct findings *out)
 			continue;
 		tk_bad = tk && a->cuda_max && a->cuda_max[0] && cuda_beyond(tk->version, a->cuda_max);
 		brn[0] = '\0';
-		if (f->driver.version[0] && a->driver_last_branch && a->driver_last_branch[0]) {
+		/* the one rule of which driver knows which GPU (kb/runs_on.h) */
+		if (f->driver.version[0] &&
+		    runs_driver_supports(g->compute_capability, f->driver.version, NULL, 0, NULL, 0) ==
+			    RUNS_DRIVER_PAST_GPU) {
 			vers_truncate(f->driver.version, 1, brn, sizeof(brn));
-			drv_bad = vers_cmp(brn, a->driver_last_branch) > 0;
+			drv_bad = true;
 		}
 		if (!tk_bad && !drv_bad)
 			continue;

@@ -221,7 +221,7 @@ runs_code_from_kb(const char *framework, const char *version, const char *platfo
 	return true;
 }
 
-int
+enum runs_driver
 runs_driver_supports(const char *cc, const char *driver, char *reason, size_t rsize, char *need,
 		     size_t nsize)
 {
@@ -234,7 +234,7 @@ runs_driver_supports(const char *cc, const char *driver, char *reason, size_t rs
 	if (need && nsize)
 		need[0] = '\0';
 	if (!a || !driver || vers_parse(driver, (int[2]){0, 0}, 2) != 2)
-		return -1;
+		return RUNS_DRIVER_UNKNOWN;
 	vers_truncate(driver, 1, have, sizeof(have));
 	if (a->cuda_min[0] && (row = kb_cuda_driver(a->cuda_min)) && row->linux_min[0]) {
 		/* by branch: a GPU's first driver can predate the toolkit's own
@@ -249,7 +249,7 @@ runs_driver_supports(const char *cc, const char *driver, char *reason, size_t rs
 					driver, a->architecture, cc, a->cuda_min, first, row->linux_min);
 			if (need)
 				str_copy(need, nsize, row->linux_min);
-			return 0;
+			return RUNS_DRIVER_PREDATES_GPU;
 		}
 	}
 	if (a->driver_last_branch[0] && vers_cmp(have, a->driver_last_branch) > 0) {
@@ -260,7 +260,7 @@ runs_driver_supports(const char *cc, const char *driver, char *reason, size_t rs
 				driver, have, a->architecture, cc, a->driver_last_branch);
 		if (need)
 			str_fmt(need, nsize, "%s", a->driver_last_branch);
-		return 0;
+		return RUNS_DRIVER_PAST_GPU;
 	}
-	return 1;
+	return RUNS_DRIVER_OK;
 }

@@ -72,11 +72,17 @@ bool runs_code_from_kb(const char *framework, const char *version, const char *p
 /* Whether a driver version supports a GPU of capability cc at all: its
  * branch is at least the branch of the first driver for the architecture
  * (the minimum of the CUDA release that brought it, arch_support cuda_min)
- * and at most the architecture's last branch. 1 yes, 0 no (reason and the
- * driver to install written), -1 unknown. Windows driver numbers share the
- * Linux branches. */
-int runs_driver_supports(const char *cc, const char *driver, char *reason, size_t rsize, char *need,
-			 size_t nsize);
+ * and at most the architecture's last branch. Windows driver numbers share
+ * the Linux branches. On a "no", the reason and the driver to install (the
+ * first that knows the GPU, or the last branch) are written. */
+enum runs_driver {
+	RUNS_DRIVER_UNKNOWN = -1,
+	RUNS_DRIVER_OK = 1,
+	RUNS_DRIVER_PREDATES_GPU = 0,  /* older than the architecture */
+	RUNS_DRIVER_PAST_GPU = 2,      /* newer than its last branch */
+};
+enum runs_driver runs_driver_supports(const char *cc, const char *driver, char *reason, size_t rsize,
+				      char *need, size_t nsize);
 
 /* "none", "native", "jit", "unknown": for JSON. */
 const char *runs_how_name(enum runs_how how);

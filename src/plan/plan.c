@@ -60,7 +60,7 @@ struct ctx {
 	const char *platform;        /* tf_builds platform: linux, windows, macos */
 	const char *wheels;          /* the wheels' platform: windows, else linux (WSL2 too) */
 	char driver_cuda[16];        /* newest CUDA the driver runs by its own minimums */
-	int gpu_unknown_to_driver;   /* runs_driver_supports: 0 the driver predates the GPU */
+	int gpu_unknown_to_driver;   /* enum runs_driver: RUNS_DRIVER_PREDATES_GPU blocks */
 	char driver_first[32];       /* then: the first driver that knows it */
 	char driver_why[PLAN_LINE];
 };
@@ -873,16 +873,14 @@ plan_make(const struct plan_machine *m, int fw, const char *want, struct plan *p
 	c.platform = m->os == PLAN_OS_WINDOWS ? "windows" : m->os == PLAN_OS_MACOS ? "macos" : "linux";
 	c.wheels = m->os == PLAN_OS_WINDOWS ? "windows" : "linux";
 	driver_cuda(&c, c.driver_cuda, sizeof(c.driver_cuda));
-	c.gpu_unknown_to_driver = -1;
+	c.gpu_unknown_to_driver = RUNS_DRIVER_UNKNOWN;
 	if (c.gpu && m->driver[0] && m->compute_capability[0])
 		c.gpu_unknown_to_driver = runs_driver_supports(m->compute_capability, m->driver,
 							       c.driver_why, sizeof(c.driver_why),
 							       c.driver_first, sizeof(c.driver_first));
 	/* a driver too new for an old GPU is hw.arch_too_old's question, and
 	 * each build's CUDA range answers it below: only "too old" blocks here */
-	if (c.gpu_unknown_to_driver == 0 && vers_cmp(c.driver_first, m->driver) < 0)
-		c.gpu_unknown_to_driver = 1;
-	if (c.gpu_unknown_to_driver == 0)
+	if (c.gpu_unknown_to_driver == RUNS_DRIVER_PREDATES_GPU)
 		return driver_predates_gpu(m, &c, fw, want, p);
 	p->gpu = c.gpu;
 	p->need_driver_install = c.gpu && !m->driver[0];

@@ -370,10 +370,10 @@ test_driver_supports(void **state)
 	assert_int_equal(runs_driver_supports("12.0", "560.35.03", why, sizeof(why), need, sizeof(need)), 0);
 	assert_int_equal(runs_driver_supports("12.0", "570.86.10", NULL, 0, NULL, 0), 1);
 	/* a GPU older than the driver: Kepler ended with 470, Pascal with 580 */
-	assert_int_equal(runs_driver_supports("3.7", "535.104.05", why, sizeof(why), need, sizeof(need)), 0);
+	assert_int_equal(runs_driver_supports("3.7", "535.104.05", why, sizeof(why), need, sizeof(need)), RUNS_DRIVER_PAST_GPU);
 	assert_string_equal(need, "470");
 	assert_int_equal(runs_driver_supports("6.1", "580.65.06", NULL, 0, NULL, 0), 1);
-	assert_int_equal(runs_driver_supports("6.1", "590.44.01", NULL, 0, NULL, 0), 0);
+	assert_int_equal(runs_driver_supports("6.1", "590.44.01", NULL, 0, NULL, 0), RUNS_DRIVER_PAST_GPU);
 	/* unknown */
 	assert_int_equal(runs_driver_supports("99.0", "580.65.06", NULL, 0, NULL, 0), -1);
 	assert_int_equal(runs_driver_supports("9.0", "", NULL, 0, NULL, 0), -1);
