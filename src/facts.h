@@ -318,6 +318,8 @@ struct targets_facts {
 	char file[F_PATH];           /* the library read; "" none had fat binaries */
 	unsigned fat_binaries;       /* fat binaries walked in it */
 	bool truncated;              /* the walk stopped at a damaged header */
+	bool sampled;                /* the walk stopped at its time budget (cold cache):
+	                                the lists are those of the fat binaries walked */
 	double ms;                   /* reading every candidate library */
 };
 

@@ -259,6 +259,7 @@ static const struct field targets_fields[] = {
 	FLD(targets_facts, "file", FT_STR, file),
 	FLD(targets_facts, "fat_binaries", FT_UINT, fat_binaries),
 	FLD(targets_facts, "truncated", FT_BOOL, truncated),
+	FLD(targets_facts, "sampled", FT_BOOL, sampled),
 	FLD(targets_facts, "ms", FT_DOUBLE, ms),
 };
 

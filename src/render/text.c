@@ -397,8 +397,11 @@ framework_line(const struct out *w, const struct framework_facts *fw)
 		else
 			buf_adds(&c, ", no PTX");
 		if (w->o->verbose)
-			buf_addf(&c, " (%s: %u fat binaries%s, %.1f ms)", base ? base + 1 : fw->targets.file,
-				 fw->targets.fat_binaries, fw->targets.truncated ? ", cut short" : "",
+			buf_addf(&c, " (%s: %u fat binar%s%s, %.1f ms)", base ? base + 1 : fw->targets.file,
+				 fw->targets.fat_binaries, fw->targets.fat_binaries == 1 ? "y" : "ies",
+				 fw->targets.truncated ? ", cut short at a damaged header"
+				 : fw->targets.sampled ? ", the first read in the time allowed"
+						       : "",
 				 fw->targets.ms);
 		fprintf(w->fp, "      %-22s %s\n", "GPU code", c.s);
 		buf_release(&c);

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FATBIN_MAGIC 0xBA55ED50u
@@ -177,9 +178,19 @@ next_blob(struct window *w, uint64_t pos, uint64_t end)
 	return end;
 }
 
-int
-fatbin_read_fd(int fd, struct fatbin_info *info)
+static double
+now_ms(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int
+fatbin_read_fd(int fd, struct fatbin_info *info, double budget_ms)
+{
+	double deadline = budget_ms > 0 ? now_ms() + budget_ms : 0;
 	struct window win = {.fd = fd};
 	struct window *w = &win;
 	struct stat st;
@@ -212,12 +223,16 @@ fatbin_read_fd(int fd, struct fatbin_info *info)
 			break;
 		}
 		pos = next_blob(w, pos + hsize + body, end);
+		if (deadline > 0 && pos < end && now_ms() > deadline) {
+			info->sampled = true;
+			break;
+		}
 	}
 	return 0;
 }
 
 int
-fatbin_read(const char *path, struct fatbin_info *info)
+fatbin_read(const char *path, struct fatbin_info *info, double budget_ms)
 {
 	int fd, rc;
 
@@ -225,7 +240,7 @@ fatbin_read(const char *path, struct fatbin_info *info)
 	fd = root_open(path);
 	if (fd < 0)
 		return -1;
-	rc = fatbin_read_fd(fd, info);
+	rc = fatbin_read_fd(fd, info, budget_ms);
 	close(fd);
 	return rc;
 }

@@ -32,17 +32,21 @@ struct fatbin_info {
 	unsigned nblobs;          /* fat binaries walked */
 	unsigned nentries;        /* cubin and PTX entries walked */
 	bool truncated;           /* the walk stopped early: damaged or too many */
+	bool sampled;             /* the walk stopped at its time budget (a cold page
+	                             cache: each header a disk read); the lists are
+	                             those of the fat binaries walked */
 	int ntargets;
 	struct fatbin_target targets[FATBIN_MAX_ARCHS];
 };
 
-/* Walk the fat binaries of an open ELF file. Returns 0 (info->has_section
- * says whether there was anything to walk), -1 when fd is not a readable
- * regular file. */
-int fatbin_read_fd(int fd, struct fatbin_info *info);
+/* Walk the fat binaries of an open ELF file, for at most budget_ms
+ * milliseconds (0: no limit; the walk then stops between two fat
+ * binaries, with `sampled` set). Returns 0 (info->has_section says whether
+ * there was anything to walk), -1 when fd is not a readable regular file. */
+int fatbin_read_fd(int fd, struct fatbin_info *info, double budget_ms);
 /* The same for a machine path under the root (sys/root.h). -1 when the file
  * cannot be opened. */
-int fatbin_read(const char *path, struct fatbin_info *info);
+int fatbin_read(const char *path, struct fatbin_info *info, double budget_ms);
 
 /*
  * The targets as lists of compute capabilities, ascending, space-separated:

@@ -97,7 +97,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		write_all(data, size, 0);
 	else
 		wrap(data, size);
-	if (fatbin_read_fd(memfd, &fi) < 0)
+	if (fatbin_read_fd(memfd, &fi, 0) < 0)
 		abort();
 	if (fi.ntargets < 0 || fi.ntargets > FATBIN_MAX_ARCHS)
 		abort();

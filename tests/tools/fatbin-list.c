@@ -27,7 +27,7 @@ main(int argc, char **argv)
 		char sass[256], ptx[128], isa[16];
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		if (fatbin_read(argv[i], &fi) < 0) {
+		if (fatbin_read(argv[i], &fi, 0) < 0) {
 			fprintf(stderr, "fatbin-list: cannot open '%s'\n", argv[i]);
 			rc = 1;
 			continue;

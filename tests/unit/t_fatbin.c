@@ -74,7 +74,7 @@ test_targets(void **state)
 	char sass[128], ptx[64], isa[16];
 
 	(void)state;
-	assert_int_equal(fatbin_read(lib("a.so", l, 1, 3), &fi), 0);
+	assert_int_equal(fatbin_read(lib("a.so", l, 1, 3), &fi, 0), 0);
 	assert_true(fi.has_section);
 	assert_false(fi.truncated);
 	assert_int_equal(fi.nblobs, 3);
@@ -84,6 +84,15 @@ test_targets(void **state)
 	assert_string_equal(sass, "7.5 8.0 8.6 9.0");
 	assert_string_equal(ptx, "9.0");
 	assert_string_equal(isa, "8.4");
+	assert_false(fi.sampled);
+	/* out of time after the first fat binary: the lists of that one */
+	assert_int_equal(fatbin_read(lib("a.so", l, 1, 3), &fi, 1e-9), 0);
+	assert_true(fi.sampled);
+	assert_false(fi.truncated);
+	assert_int_equal(fi.nblobs, 1);
+	lists(&fi, sass, ptx, isa);
+	assert_string_equal(sass, "7.5 8.0 8.6 9.0");
+	assert_string_equal(ptx, "9.0");
 }
 
 /* Arch- and family-specific cubins keep their suffix; a target carried by
@@ -102,7 +111,7 @@ test_suffixes_and_share(void **state)
 	int i, n90a = -1;
 
 	(void)state;
-	assert_int_equal(fatbin_read(lib("b.so", l, 4, 5), &fi), 0);
+	assert_int_equal(fatbin_read(lib("b.so", l, 4, 5), &fi, 0), 0);
 	assert_int_equal(fi.nblobs, 20);
 	for (i = 0; i < fi.ntargets; i++) {
 		fatbin_target_name(&fi.targets[i], name, sizeof(name));
@@ -115,7 +124,7 @@ test_suffixes_and_share(void **state)
 	assert_string_equal(ptx, "");
 	assert_string_equal(isa, "");
 	/* every unit specific: the suffixes are the lists */
-	assert_int_equal(fatbin_read(lib("c.so", all_f, 1, 2), &fi), 0);
+	assert_int_equal(fatbin_read(lib("c.so", all_f, 1, 2), &fi, 0), 0);
 	lists(&fi, sass, ptx, isa);
 	assert_string_equal(sass, "10.0f 12.0f");
 	assert_string_equal(ptx, "12.0f");
@@ -131,7 +140,7 @@ test_no_section(void **state)
 	int fd;
 
 	(void)state;
-	assert_int_equal(fatbin_read(p, &fi), 0);
+	assert_int_equal(fatbin_read(p, &fi, 0), 0);
 	assert_false(fi.has_section);
 	assert_int_equal(fi.ntargets, 0);
 	fd = open(p, O_RDONLY);
@@ -141,8 +150,8 @@ test_no_section(void **state)
 	assert_true(size > 0);
 	close(fd);
 	/* missing files and directories cannot be opened; a directory is never read */
-	assert_int_equal(fatbin_read("/nonexistent/libx.so", &fi), -1);
-	assert_int_equal(fatbin_read(tmpdir, &fi), -1);
+	assert_int_equal(fatbin_read("/nonexistent/libx.so", &fi, 0), -1);
+	assert_int_equal(fatbin_read(tmpdir, &fi, 0), -1);
 }
 
 /* Replace the first n bytes equal to `what` in a file with `with`. */
@@ -195,7 +204,7 @@ test_hostile(void **state)
 		fwrite(huge, 1, 8, fp);
 		fclose(fp);
 	}
-	assert_int_equal(fatbin_read(p, &fi), 0);
+	assert_int_equal(fatbin_read(p, &fi, 0), 0);
 	assert_true(fi.truncated);
 	assert_int_equal(fi.nblobs, 2);
 	assert_int_equal(fi.targets[0].blobs, 1); /* the first one counted */
@@ -203,13 +212,13 @@ test_hostile(void **state)
 	/* an entry of an unknown kind */
 	p = lib("kind.so", l, 1, 1);
 	patch(p, "\x02\x00\x01\x01", "\x07\x00\x01\x01", 4);
-	assert_int_equal(fatbin_read(p, &fi), 0);
+	assert_int_equal(fatbin_read(p, &fi, 0), 0);
 	assert_true(fi.truncated);
 
 	/* no magic anywhere in the section */
 	p = lib("nomagic.so", l, 1, 1);
 	patch(p, magic, "XXXX", 4);
-	assert_int_equal(fatbin_read(p, &fi), 0);
+	assert_int_equal(fatbin_read(p, &fi, 0), 0);
 	assert_true(fi.has_section);
 	assert_true(fi.truncated);
 	assert_int_equal(fi.ntargets, 0);
@@ -217,13 +226,13 @@ test_hostile(void **state)
 	/* not ELF */
 	p = lib("text.so", l, 1, 1);
 	patch(p, "\x7f" "ELF", "#!sh", 4);
-	assert_int_equal(fatbin_read(p, &fi), 0);
+	assert_int_equal(fatbin_read(p, &fi, 0), 0);
 	assert_false(fi.has_section);
 	fd = open(p, O_RDONLY);
-	assert_int_equal(fatbin_read_fd(fd, &fi), 0);
+	assert_int_equal(fatbin_read_fd(fd, &fi, 0), 0);
 	close(fd);
 	/* not a regular file: never opened */
-	assert_int_equal(fatbin_read("/dev/null", &fi), -1);
+	assert_int_equal(fatbin_read("/dev/null", &fi, 0), -1);
 }
 
 int
