@@ -353,8 +353,8 @@ explain_here(struct explain *x, const struct facts *f, const struct findings *fs
 			gpu_state(c, f, true);
 		if (!strcmp(c->id, "fw.arch_not_in_build") || !strcmp(c->id, "hw.arch_too_old"))
 			gpu_state(c, f, false);
-		if (!strcmp(c->id, "fw.arch_not_in_build") || !strcmp(c->id, "fw.cpu_only_build") ||
-		    !strcmp(c->id, "driver.too_old"))
+		if (!strcmp(c->id, "fw.arch_not_in_build") || !strcmp(c->id, "fw.arch_ptx_jit") ||
+		    !strcmp(c->id, "fw.cpu_only_build") || !strcmp(c->id, "driver.too_old"))
 			build_fix(c, f);
 		if (str_starts(c->id, "env.visible_devices") || !strcmp(c->id, "driver.no_visible_device"))
 			gpu_list(c, f);
