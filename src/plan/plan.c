@@ -324,39 +324,37 @@ eval_tf(const struct ctx *c, const char *version, struct eval *e)
 
 /* ---- PyTorch ---------------------------------------------------------------- */
 
-static void
-eval_torch(const struct ctx *c, const struct kb_torch_build *t, struct eval *e)
-{
-	char w[16], vars[8][16];
-	struct build_check b, jit = {0}, drv = {0}, newest = {0}, unk = {0};
-	size_t nv = 0, k;
-	int jit_k = -1, drv_k = -1, unk_k = -1;
-	char r[PLAN_LINE];
+/* One CUDA build of a release, as the choice below sees it. */
+struct candidate {
+	char target_cuda[16];        /* how build_targets knows it: "12.8", or a major "12" */
+	char driver_cuda[16];        /* the CUDA the driver must run */
+	char variant[16];            /* the plan's variant: "12.8", "cuda12" */
+};
 
-	check_python(c, e, t->python_min, t->python_max);
-	if (!c->gpu)
-		return;
-	if (c->m->os == PLAN_OS_MACOS) {
-		add_reason(e, WHY_OS, "no CUDA on macOS");
-		return;
-	}
-	for (k = 0; nv < 8 && kb_word(t->cuda_variants, k, w, sizeof(w)) == 0; k++)
-		STR_COPY(vars[nv++], w);
-	if (!nv) {
-		add_reason(e, WHY_OS, "no CUDA wheels");
-		return;
-	}
-	/* the newest wheel this GPU runs natively with this driver; else the
-	 * newest whose GPU code is unknown; else the newest it runs from PTX;
-	 * else the oldest the GPU runs that a driver upgrade would make work
-	 * (the lowest driver need) */
-	for (k = nv; k-- > 0;) {
-		check_build(c, t->version, vars[k], NULL, &b);
-		if (k == nv - 1)
+/*
+ * Choose among the CUDA builds of one release (cand[], oldest first): the
+ * newest the GPU runs natively with this driver; else the newest whose GPU
+ * code is not known; else the newest it runs only from PTX; else the
+ * oldest a driver upgrade would make work (the lowest driver need); else
+ * the newest one's reason. `what` names the builds in that reason.
+ */
+static void
+choose_build(const struct ctx *c, const char *version, const struct candidate *cand, size_t n,
+	     const char *what, struct eval *e)
+{
+	struct build_check b, newest = {0}, unk = {0}, jit = {0}, drv = {0};
+	int unk_k = -1, jit_k = -1, drv_k = -1, pick = -1;
+	const struct build_check *chosen = NULL;
+	char r[PLAN_LINE];
+	size_t k;
+
+	for (k = n; k-- > 0;) {
+		check_build(c, version, cand[k].target_cuda, cand[k].driver_cuda, &b);
+		if (k == n - 1)
 			newest = b;
 		if (!b.why && b.how == RUNS_NATIVE) {
-			take_build(e, &b, vars[k]);
-			STR_COPY(e->variant, e->cuda);
+			take_build(e, &b, cand[k].driver_cuda);
+			STR_COPY(e->variant, cand[k].variant);
 			return;
 		}
 		if (!b.why && b.how != RUNS_JIT && unk_k < 0) {
@@ -372,26 +370,51 @@ eval_torch(const struct ctx *c, const struct kb_torch_build *t, struct eval *e)
 			drv_k = (int)k;
 		}
 	}
-	if (unk_k >= 0) {
-		take_build(e, &unk, vars[unk_k]);
-		STR_COPY(e->variant, e->cuda);
+	if (unk_k >= 0)
+		chosen = &unk, pick = unk_k;
+	else if (jit_k >= 0)
+		chosen = &jit, pick = jit_k;
+	else if (drv_k >= 0)
+		chosen = &drv, pick = drv_k;
+	if (chosen) {
+		take_build(e, chosen, cand[pick].driver_cuda);
+		STR_COPY(e->variant, cand[pick].variant);
+		if (chosen == &jit)
+			add_jit(e, &jit);
+		else if (chosen == &drv)
+			add_reason(e, WHY_DRIVER, drv.reason);
 		return;
 	}
-	if (jit_k >= 0) {
-		take_build(e, &jit, vars[jit_k]);
-		STR_COPY(e->variant, e->cuda);
-		add_jit(e, &jit);
-		return;
-	}
-	if (drv_k >= 0) {
-		take_build(e, &drv, vars[drv_k]);
-		STR_COPY(e->variant, e->cuda);
-		add_reason(e, WHY_DRIVER, drv.reason);
-		return;
-	}
-	str_fmt(r, sizeof(r), "none of its CUDA wheels (%s) runs on compute capability %s; the "
-		 "newest: %s", t->cuda_variants, c->m->compute_capability, newest.reason);
+	str_fmt(r, sizeof(r), "none of its %s runs on compute capability %s; the newest: %s", what,
+		 c->m->compute_capability, newest.reason);
 	add_reason(e, newest.why ? newest.why : WHY_ARCH, r);
+}
+
+static void
+eval_torch(const struct ctx *c, const struct kb_torch_build *t, struct eval *e)
+{
+	struct candidate cand[8];
+	char w[16], what[96];
+	size_t n = 0, k;
+
+	check_python(c, e, t->python_min, t->python_max);
+	if (!c->gpu)
+		return;
+	if (c->m->os == PLAN_OS_MACOS) {
+		add_reason(e, WHY_OS, "no CUDA on macOS");
+		return;
+	}
+	for (k = 0; n < 8 && kb_word(t->cuda_variants, k, w, sizeof(w)) == 0; k++, n++) {
+		norm_cuda(w, cand[n].target_cuda, sizeof(cand[n].target_cuda));
+		STR_COPY(cand[n].driver_cuda, cand[n].target_cuda);
+		STR_COPY(cand[n].variant, cand[n].target_cuda);
+	}
+	if (!n) {
+		add_reason(e, WHY_OS, "no CUDA wheels");
+		return;
+	}
+	STR_FMT(what, "CUDA wheels (%s)", t->cuda_variants);
+	choose_build(c, t->version, cand, n, what, e);
 }
 
 /* ---- JAX -------------------------------------------------------------------- */
@@ -411,11 +434,9 @@ plugin_cuda(const struct kb_jax_build *j, const char *plugin, char *out, size_t 
 static void
 eval_jax(const struct ctx *c, const struct kb_jax_build *j, struct eval *e)
 {
-	char w[16], plugins[4][16], cuda[16];
-	struct build_check b, keep = {0}, jit = {0}, last = {0}, unk = {0};
-	size_t np = 0, k;
-	int jit_k = -1, keep_k = -1, unk_k = -1;
-	bool any_arch = false;
+	struct candidate cand[4];
+	char w[16], what[96];
+	size_t n = 0, k;
 
 	check_python(c, e, j->python_min, j->python_max);
 	if (!c->gpu)
@@ -426,60 +447,20 @@ eval_jax(const struct ctx *c, const struct kb_jax_build *j, struct eval *e)
 					      : "no CUDA on macOS");
 		return;
 	}
-	for (k = 0; np < 4 && kb_word(j->cuda_plugins, k, w, sizeof(w)) == 0; k++)
-		if (str_starts(w, "cuda"))
-			STR_COPY(plugins[np++], w);
-	if (!np) {
+	/* targets: the plugin's build of that major; driver: its minimum */
+	for (k = 0; n < 4 && kb_word(j->cuda_plugins, k, w, sizeof(w)) == 0; k++)
+		if (str_starts(w, "cuda")) {
+			STR_COPY(cand[n].target_cuda, w + 4);
+			plugin_cuda(j, w, cand[n].driver_cuda, sizeof(cand[n].driver_cuda));
+			STR_COPY(cand[n].variant, w);
+			n++;
+		}
+	if (!n) {
 		add_reason(e, WHY_OS, "no CUDA build");
 		return;
 	}
-	/* the newest plugin this GPU runs natively with this driver; else the
-	 * newest whose GPU code is unknown; else the newest it runs from PTX;
-	 * else one a driver upgrade would make work */
-	for (k = np; k-- > 0;) {
-		plugin_cuda(j, plugins[k], cuda, sizeof(cuda));
-		/* targets: the plugin's build of that major; driver: its minimum */
-		check_build(c, j->version, plugins[k] + 4, cuda, &b);
-		if (!b.why && b.how == RUNS_NATIVE) {
-			take_build(e, &b, cuda);
-			STR_COPY(e->variant, plugins[k]);
-			return;
-		}
-		if (!b.why && b.how != RUNS_JIT && unk_k < 0) {
-			unk = b;
-			unk_k = (int)k;
-		}
-		if (!b.why && b.how == RUNS_JIT && jit_k < 0) {
-			jit = b;
-			jit_k = (int)k;
-		}
-		if (!(b.why & WHY_ARCH) && b.why && !any_arch) {
-			any_arch = true;
-			keep = b;
-			keep_k = (int)k;
-		}
-		last = b;
-	}
-	if (unk_k >= 0) {
-		plugin_cuda(j, plugins[unk_k], cuda, sizeof(cuda));
-		take_build(e, &unk, cuda);
-		STR_COPY(e->variant, plugins[unk_k]);
-		return;
-	}
-	if (jit_k >= 0) {
-		plugin_cuda(j, plugins[jit_k], cuda, sizeof(cuda));
-		take_build(e, &jit, cuda);
-		STR_COPY(e->variant, plugins[jit_k]);
-		add_jit(e, &jit);
-	} else if (any_arch) {
-		plugin_cuda(j, plugins[keep_k], cuda, sizeof(cuda));
-		STR_COPY(e->variant, plugins[keep_k]);
-		norm_cuda(cuda, e->cuda, sizeof(e->cuda));
-		STR_COPY(e->need, keep.need);
-		add_reason(e, keep.why, keep.reason);
-	} else {
-		add_reason(e, last.why ? last.why : WHY_ARCH, last.reason);
-	}
+	STR_FMT(what, "CUDA plugins (%s)", j->cuda_plugins);
+	choose_build(c, j->version, cand, n, what, e);
 }
 
 /* ---- releases, newest first ------------------------------------------------ */

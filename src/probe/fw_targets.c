@@ -15,6 +15,7 @@
  *               compile at run time with NVRTC)
  */
 #include "probe/fw_targets.h"
+#include "base/clock.h"
 #include "base/str.h"
 #include "sys/fatbin.h"
 #include "sys/root.h"
@@ -32,15 +33,6 @@
  * (220 ms on the H200 machine), and the first fat binaries, each built for
  * the whole target list, tell the same. */
 #define WALK_BUDGET_MS 25.0
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* The first file in dir whose name starts with prefix and has ".so". */
 static bool
@@ -65,7 +57,7 @@ probe_fw_targets(const struct python_env_facts *e, struct framework_facts *fw, c
 {
 	char cand[MAX_CANDIDATES][F_PATH], dir[F_PATH];
 	int n = 0, i, best_blobs = -1;
-	double t0 = now_ms();
+	double t0 = clock_ms();
 	struct targets_facts *t = &fw->targets;
 	const char *site = e->site_packages;
 
@@ -111,5 +103,5 @@ probe_fw_targets(const struct python_env_facts *e, struct framework_facts *fw, c
 		t->truncated = fi.truncated;
 		t->sampled = fi.sampled;
 	}
-	t->ms = now_ms() - t0;
+	t->ms = clock_ms() - t0;
 }

@@ -8,6 +8,7 @@
  * reported.
  */
 #include "probe/probe.h"
+#include "base/clock.h"
 #include "base/str.h"
 #include "sys/root.h"
 
@@ -27,15 +28,6 @@ const struct probe probes[] = {
 	{.name = "frameworks", .run = probe_frameworks}, /* after python and libs */
 	{.name = NULL, .run = NULL},
 };
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static void
 stamp(struct facts *f)
@@ -58,7 +50,7 @@ probe_all(struct facts *f, const struct probe_opts *o)
 	struct driver_job *dj;
 	struct libver_job *lj;
 	const struct probe *p;
-	double t0 = now_ms();
+	double t0 = clock_ms();
 
 	stamp(f);
 	probe_driverlibs(f, o);
@@ -73,5 +65,5 @@ probe_all(struct facts *f, const struct probe_opts *o)
 	if (o->deep)
 		probe_deep(f, o); /* after frameworks: compares with what it found */
 	probe_procs(f, o);
-	f->total_ms = now_ms() - t0;
+	f->total_ms = clock_ms() - t0;
 }

@@ -2,6 +2,7 @@
  * child.c - forked children with a time limit; see child.h.
  */
 #include "sys/child.h"
+#include "base/clock.h"
 #include "facts.h"
 
 #include <errno.h>
@@ -15,15 +16,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-double
-child_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 int
 child_write(int fd, const void *data, size_t n)
@@ -75,7 +67,7 @@ child_start(struct child *c, child_fn fn, void *arg, int timeout_ms)
 	c->pid = -1;
 	c->fd = -1;
 	c->timeout_ms = timeout_ms;
-	c->start_ms = child_now_ms();
+	c->start_ms = clock_ms();
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
 	fflush(NULL);
@@ -101,7 +93,7 @@ child_start(struct child *c, child_fn fn, void *arg, int timeout_ms)
 static int
 reap(pid_t pid, int grace_ms)
 {
-	double until = child_now_ms() + grace_ms;
+	double until = clock_ms() + grace_ms;
 	int status;
 
 	for (;;) {
@@ -110,7 +102,7 @@ reap(pid_t pid, int grace_ms)
 			return status;
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (child_now_ms() >= until)
+		if (clock_ms() >= until)
 			return -1;
 		usleep(1000);
 	}
@@ -130,7 +122,7 @@ child_finish(struct child *c, void *buf, size_t size, struct child_result *r)
 		return -1;
 	}
 	while (r->len < size) {
-		double left = deadline - child_now_ms();
+		double left = deadline - clock_ms();
 		struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
 		int k;
 
@@ -157,7 +149,7 @@ child_finish(struct child *c, void *buf, size_t size, struct child_result *r)
 			r->len += (size_t)n;
 		}
 	}
-	r->ms = child_now_ms() - c->start_ms;
+	r->ms = clock_ms() - c->start_ms;
 	close(c->fd);
 	c->fd = -1;
 
@@ -178,7 +170,7 @@ child_finish(struct child *c, void *buf, size_t size, struct child_result *r)
 		return -1;
 	}
 	/* EOF before the whole answer: it died or gave up; how? */
-	status = reap(c->pid, (int)(deadline - child_now_ms() > 0 ? deadline - child_now_ms() : 0) + 50);
+	status = reap(c->pid, (int)(deadline - clock_ms() > 0 ? deadline - clock_ms() : 0) + 50);
 	if (status < 0) {
 		kill(c->pid, SIGKILL);
 		reap(c->pid, 200);
@@ -190,7 +182,7 @@ child_finish(struct child *c, void *buf, size_t size, struct child_result *r)
 		r->state = CHILD_FAILED;
 		r->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	}
-	r->ms = child_now_ms() - c->start_ms;
+	r->ms = clock_ms() - c->start_ms;
 	c->pid = -1;
 	return -1;
 }

@@ -48,7 +48,5 @@ int child_start(struct child *c, child_fn fn, void *arg, int timeout_ms);
 int child_finish(struct child *c, void *buf, size_t size, struct child_result *r);
 /* Write all of data to fd, retrying on EINTR; for use inside a child. */
 int child_write(int fd, const void *data, size_t n);
-/* Monotonic milliseconds. */
-double child_now_ms(void);
 
 #endif

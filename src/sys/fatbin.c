@@ -21,6 +21,7 @@
  * it against torch.cuda.get_arch_list() on a real machine.
  */
 #include "sys/fatbin.h"
+#include "base/clock.h"
 #include "base/str.h"
 #include "sys/elf.h"
 #include "sys/root.h"
@@ -178,19 +179,10 @@ next_blob(struct window *w, uint64_t pos, uint64_t end)
 	return end;
 }
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int
 fatbin_read_fd(int fd, struct fatbin_info *info, double budget_ms)
 {
-	double deadline = budget_ms > 0 ? now_ms() + budget_ms : 0;
+	double deadline = budget_ms > 0 ? clock_ms() + budget_ms : 0;
 	struct window win = {.fd = fd};
 	struct window *w = &win;
 	struct stat st;
@@ -223,7 +215,7 @@ fatbin_read_fd(int fd, struct fatbin_info *info, double budget_ms)
 			break;
 		}
 		pos = next_blob(w, pos + hsize + body, end);
-		if (deadline > 0 && pos < end && now_ms() > deadline) {
+		if (deadline > 0 && pos < end && clock_ms() > deadline) {
 			info->sampled = true;
 			break;
 		}
