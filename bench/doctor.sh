@@ -6,8 +6,10 @@
 #   sh bench/doctor.sh [GPUDOCTOR] [RUNS]
 #
 # Prints min / median / max wall milliseconds of each, and the ratio of the
-# medians when libcuda is loadable. Targets (docs/performance.md): under
-# 30 ms on a machine without a driver; at most 1.15x the floor with one.
+# medians when libcuda is loadable, and what reading the frameworks' fat
+# binaries costs. Targets (docs/performance.md): under 30 ms on a machine
+# without a driver; at most 1.15x the floor with one; the fat binaries at
+# most 10 ms.
 set -eu
 bin=${1:-build/gpudoctor}
 runs=${2:-21}
@@ -53,4 +55,18 @@ if [ $floor_ok -eq 1 ]; then
 		'BEGIN { printf "  doctor / floor (medians)     %.2fx (target <= 1.15x)\n", d / f }'
 else
 	echo "  floor: libcuda.so.1 cannot be loaded here (no driver): target is < 30 ms"
+fi
+# The fat-binary reading of the frameworks' CUDA libraries (part of the
+# frameworks probe, overlapped with cuInit): target <= 10 ms warm.
+if command -v python3 >/dev/null 2>&1; then
+	"$bin" doctor --json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = [f["targets"] for e in d.get("python", []) for f in e["frameworks"] if f.get("targets")]
+if t:
+    print("  fat-binary reading           %.1f ms for %d libraries, %d fat binaries (target <= 10 ms)"
+          % (sum(x["ms"] for x in t), len(t), sum(x["fat_binaries"] for x in t)))
+else:
+    print("  fat-binary reading           no framework CUDA library here")
+' || true
 fi
