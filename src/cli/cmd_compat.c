@@ -28,13 +28,16 @@ compat_usage(FILE *out)
 		"Answer compatibility questions from the knowledge base (every row names its\n"
 		"source); nothing on this machine is read.\n\n"
 		"  FRAMEWORK [VERSION]  tensorflow, torch or jax: Python range, CUDA and cuDNN,\n"
-		"                       platforms, the libraries it loads; without VERSION,\n"
-		"                       every release\n"
+		"                       platforms, the libraries it loads, the GPU code each\n"
+		"                       build carries; without VERSION, every release\n"
 		"  --driver VERSION     the newest CUDA an NVIDIA driver runs, and the newest\n"
 		"                       release of each framework that works with it\n"
-		"  --gpu NAME|ID        a GPU by name (\"RTX 3050\") or PCI device id (0x2507):\n"
+		"  --gpu NAME|ID        a GPU by name (\"RTX 3050\": exact names first; several\n"
+		"                       matches are listed) or PCI device id (0x2507):\n"
 		"                       architecture, compute capability, the CUDA releases and\n"
-		"                       driver branches that support it\n"
+		"                       driver branches that support it, and the newest release\n"
+		"                       of each framework that runs on it (natively, or only\n"
+		"                       from PTX)\n"
 		"  --cuda VERSION       minimum drivers, cuDNN releases and framework releases\n"
 		"                       built for that CUDA\n"
 		"  --kb-info            each table's file, row count and newest entry\n\n"
@@ -43,8 +46,8 @@ compat_usage(FILE *out)
 		"  --kb DIR             use the tables in DIR (data/kb format) instead of the\n"
 		"                       built-in ones, for a newer knowledge base without a rebuild\n"
 		"  -h, --help           show this help\n\n"
-		"Exit status: 0 answered, 1 the knowledge base has no answer, 3 bad usage or\n"
-		"an unreadable --kb directory.\n");
+		"Exit status: 0 answered, 1 the knowledge base has no answer, 3 bad usage (a\n"
+		"GPU name that matches several GPUs too) or an unreadable --kb directory.\n");
 }
 
 static json_t *
@@ -389,6 +392,7 @@ cuda_answer(const char *cuda)
 	o = json_pack("{s:s,s:{s:o,s:o,s:o,s:o}}", "cuda", d->cuda, "min_driver", "linux",
 		      jstr(d->linux_min), "linux_minor_compat", jstr(d->linux_minor_compat), "windows",
 		      jstr(d->windows_min), "windows_minor_compat", jstr(d->windows_minor_compat));
+	json_object_set_new(o, "ptx_isa", jstr(d->ptx_isa));
 	cudnn = json_array();
 	cd = kb_list_cudnn_cuda(&n);
 	for (i = 0; i < n; i++)

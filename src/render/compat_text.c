@@ -308,6 +308,9 @@ cuda_text(FILE *out, json_t *o)
 	fprintf(out, "\n  %-14sWindows >= %s", "", or_dash(s(d, "windows")));
 	if (s(d, "windows_minor_compat")[0])
 		fprintf(out, " (>= %s with minor-version compatibility)", s(d, "windows_minor_compat"));
+	if (s(o, "ptx_isa")[0])
+		fprintf(out, "\n  %-14s%s: a driver for it JIT-compiles PTX up to this version", "PTX ISA",
+			s(o, "ptx_isa"));
 	fprintf(out, "\n  %-14s", "cuDNN");
 	list(out, json_object_get(o, "cudnn"), ", ");
 	fprintf(out, "\n  %-14s", "tensorflow");
