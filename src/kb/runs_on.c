@@ -18,9 +18,12 @@ static bool
 cc_parse(const char *s, struct cc *c)
 {
 	int v[2];
-	size_t k = strspn(s, "0123456789.");
+	size_t k;
 
-	if (!s || vers_parse(s, v, 2) != 2 || k == 0 || s[k - 1] == '.')
+	if (!s || vers_parse(s, v, 2) != 2)
+		return false;
+	k = strspn(s, "0123456789.");
+	if (k == 0 || s[k - 1] == '.')
 		return false;
 	c->major = v[0];
 	c->minor = v[1];

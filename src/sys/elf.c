@@ -305,7 +305,9 @@ elf_section_fd(int fd, const char *name, uint64_t *off, uint64_t *size)
 		shnum = (unsigned)rd(eh + 48, 2, r.big);
 		shstrndx = (unsigned)rd(eh + 50, 2, r.big);
 	}
-	if (!shoff || shentsize < (r.is64 ? 64u : 40u) || shentsize > 1024)
+	/* real section headers are 64 (40) bytes: a larger entry size only
+	 * makes a hostile file cost memory */
+	if (!shoff || shentsize < (r.is64 ? 64u : 40u) || shentsize > 128)
 		return -1;
 	if (shnum == 0 || shstrndx == SHN_XINDEX) {
 		/* extended numbering: the real values are in section 0 */

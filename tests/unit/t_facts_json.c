@@ -55,6 +55,7 @@ sample(void)
 	f->kmod.devnodes[0].mode = 0666;
 	STR_COPY(f->driver.version, "580.159.04");
 	STR_COPY(f->driver.cuda_version, "13.0");
+	STR_COPY(f->driver.cuda_version_source, "derived");
 	f->driver.cuda_state = CHILD_CRASHED;
 	f->driver.cuda_signal = 11;
 	f->driver.cuda_ms = 101.5;
@@ -96,6 +97,14 @@ sample(void)
 	STR_COPY(f->python[0].frameworks[0].resolved[0].soname, "libcudnn.so.9");
 	STR_COPY(f->python[0].frameworks[0].resolved[0].via, "rpath");
 	f->python[0].frameworks[0].resolved[0].needed = true;
+	/* the fat binaries' lists become arrays of strings, and back */
+	STR_COPY(f->python[0].frameworks[0].targets.sass, "7.5 8.0 9.0a 10.0f");
+	STR_COPY(f->python[0].frameworks[0].targets.ptx, "12.0");
+	STR_COPY(f->python[0].frameworks[0].targets.ptx_isa, "9.0");
+	STR_COPY(f->python[0].frameworks[0].targets.file, "/v/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so");
+	f->python[0].frameworks[0].targets.fat_binaries = 444;
+	f->python[0].frameworks[0].targets.sampled = true;
+	f->python[0].frameworks[0].targets.ms = 3.5;
 	STR_COPY(f->python[0].frameworks[1].name, "cupy");
 	f->python[0].frameworks[1].cuda_build = -1;
 	return f;
