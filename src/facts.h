@@ -306,6 +306,8 @@ struct framework_live_facts {
 	char mapped[MAX_LIVE_MAPPED][F_PATH]; /* CUDA library files the process mapped: real
 	                                         paths, or resolved[].path naming the same file */
 	double ms;                   /* the whole run */
+	int run_uid;                 /* the user the interpreter ran as; -1 not run */
+	char run_user[32];           /* its name, "" unknown */
 };
 
 /* The GPU code a framework's CUDA library carries, read from the headers of

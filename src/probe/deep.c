@@ -17,6 +17,15 @@
  * reserve 75% of every GPU's memory just to list the devices); neither
  * changes what a framework finds. Nothing runs unless the root is "/":
  * the interpreters of a fixture tree are not this machine's.
+ *
+ * Whose code runs as whom: an environment's interpreter and packages belong
+ * to the environment's owner (the owner of its prefix directory), so they
+ * run as that user, never as anyone with more rights: gpudoctor run as root
+ * drops to the owner (its groups, HOME, USER) before the exec; run as
+ * another user it skips environments that are neither its own nor root's.
+ * An interpreter that others could have replaced (its file, or a directory
+ * on its path, writable by group or others; a file owned by a third user)
+ * is not run at all. live.run_uid / run_user say who each check ran as.
  */
 #include "probe/probe.h"
 #include "probe/deep_py.h"
@@ -25,7 +34,10 @@
 #include "sys/child.h"
 #include "sys/root.h"
 
+#include <grp.h>
 #include <jansson.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,24 +49,138 @@
 #define DEEP_MAX_ANSWER (256u << 10)
 #define DEEP_MAX_PARALLEL 16
 
+/* Who runs an environment's interpreter. */
+struct run_as {
+	uid_t uid;
+	gid_t gid;
+	bool drop;                   /* change to uid/gid in the child (gpudoctor is root) */
+	char user[32];               /* "" when the passwd database has no name */
+	char home[PATH_MAX];
+};
+
 struct deep_job {
 	const struct python_env_facts *env;
 	struct framework_facts *fw;
+	struct run_as as;
 	struct child c;
 };
 
-/* In the child: make the pipe its stdout and become the interpreter. */
+#define EXIT_CANNOT_DROP 125
+
+/* In the child: become the environment's owner, make the pipe its stdout
+ * and become the interpreter. */
 static void
 deep_exec(void *arg, int fd)
 {
 	const struct deep_job *j = arg;
 
+	if (j->as.drop) {
+		if ((j->as.user[0] ? initgroups(j->as.user, j->as.gid) : setgroups(0, NULL)) < 0 ||
+		    setgid(j->as.gid) < 0 || setuid(j->as.uid) < 0 || setuid(0) == 0)
+			_exit(EXIT_CANNOT_DROP);
+		if (j->as.home[0])
+			setenv("HOME", j->as.home, 1);
+		if (j->as.user[0]) {
+			setenv("USER", j->as.user, 1);
+			setenv("LOGNAME", j->as.user, 1);
+		}
+	}
 	if (dup2(fd, 1) < 0)
 		_exit(126);
 	setenv("TF_CPP_MIN_LOG_LEVEL", "2", 1);
 	setenv("XLA_PYTHON_CLIENT_PREALLOCATE", "false", 1);
 	execl(j->env->interpreter, j->env->interpreter, "-B", "-c", DEEP_PY, j->fw->name, (char *)NULL);
 	_exit(127);
+}
+
+/* The name, home and primary group of uid, from the passwd database (the
+ * gid stays as it is when the database does not know the user). */
+static void
+user_of(uid_t uid, struct run_as *as)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+
+	as->user[0] = as->home[0] = '\0';
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res) {
+		STR_COPY(as->user, pw.pw_name);
+		STR_COPY(as->home, pw.pw_dir);
+		if (as->drop)
+			as->gid = pw.pw_gid;
+	}
+}
+
+/* A path others could change: group- or world-writable, unless sticky. */
+static bool
+others_can_write(const struct stat *st)
+{
+	return (st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX);
+}
+
+/*
+ * Whether an environment's interpreter may run, and as whom. The owner is
+ * the owner of the environment's prefix (of the interpreter when the
+ * prefix cannot be read). false with the reason in why.
+ */
+static bool
+deep_identity(const struct python_env_facts *e, struct run_as *as, char *why, size_t size)
+{
+	char real[PATH_MAX], dir[PATH_MAX], *slash;
+	struct stat st, link;
+	uid_t me = geteuid(), owner;
+
+	memset(as, 0, sizeof(*as));
+	if (!realpath(e->interpreter, real) || stat(real, &st) < 0) {
+		str_fmt(why, size, "cannot resolve %s", e->interpreter);
+		return false;
+	}
+	owner = st.st_uid;
+	if (stat(e->path, &link) == 0)
+		owner = link.st_uid;
+	/* the file that runs, and every directory from it up to / */
+	if (st.st_uid != 0 && st.st_uid != owner) {
+		str_fmt(why, size, "%s belongs to uid %u, not to the environment's owner (uid %u)", real,
+			(unsigned)st.st_uid, (unsigned)owner);
+		return false;
+	}
+	if (others_can_write(&st)) {
+		str_fmt(why, size, "%s can be changed by other users (mode %04o)", real,
+			(unsigned)(st.st_mode & 07777));
+		return false;
+	}
+	STR_COPY(dir, real);
+	while ((slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		if (stat(dir[0] ? dir : "/", &st) < 0 || others_can_write(&st) ||
+		    (st.st_uid != 0 && st.st_uid != owner)) {
+			str_fmt(why, size, "%s is in %s, which %s", real, dir[0] ? dir : "/",
+				others_can_write(&st) ? "other users can write" : "another user owns");
+			return false;
+		}
+		if (!dir[0])
+			break;
+	}
+	/* the symlink's own directory (venv/bin) too */
+	STR_COPY(dir, e->interpreter);
+	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		if (lstat(dir, &link) == 0 && others_can_write(&link)) {
+			str_fmt(why, size, "%s is in %s, which other users can write", e->interpreter, dir);
+			return false;
+		}
+	}
+	if (owner != me && me != 0 && owner != 0) {
+		str_fmt(why, size, "the environment belongs to uid %u: run gpudoctor --deep as that user or "
+			"as root", (unsigned)owner);
+		return false;
+	}
+	as->uid = owner == 0 || me != 0 ? me : owner;
+	as->drop = me == 0 && owner != 0;
+	as->gid = getegid();
+	if (as->drop)
+		as->gid = stat(e->path, &link) == 0 ? link.st_gid : st.st_gid;
+	user_of(as->uid, as);
+	return true;
 }
 
 static void __attribute__((format(printf, 2, 3)))
@@ -208,6 +334,8 @@ deep_finish(struct facts *f, struct deep_job *j, char *buf)
 		set_error(lv, "cannot start a child to run %s", j->env->interpreter);
 	} else if (r.exit_code == 127) {
 		set_error(lv, "cannot run %s", j->env->interpreter);
+	} else if (r.exit_code == EXIT_CANNOT_DROP) {
+		set_error(lv, "cannot become uid %u to run %s", (unsigned)j->as.uid, j->env->interpreter);
 	} else if (r.len == 0 && r.exit_code == 0) {
 		set_error(lv, "%s exited without an answer", j->env->interpreter);
 	} else {
@@ -226,6 +354,8 @@ deep_start(struct deep_job *j, int timeout_ms)
 	lv->ran = true;
 	lv->cuda_build = -1;
 	lv->gpu_count = -1;
+	lv->run_uid = (int)j->as.uid;
+	STR_COPY(lv->run_user, j->as.user);
 	if (child_start(&j->c, deep_exec, j, timeout_ms) < 0)
 		j->c.pid = -1; /* child_finish reports it as failed */
 }
@@ -256,14 +386,34 @@ probe_deep_limit(struct facts *f, const struct probe_opts *o, int timeout_ms)
 	for (i = 0; i < f->npython && i < MAX_PYENVS; i++) {
 		struct python_env_facts *e = &f->python[i];
 
-		for (k = 0; k < e->nframeworks && k < MAX_FRAMEWORKS; k++) {
-			if (!e->interpreter[0] || e->interpreter[0] != '/' || access(e->interpreter, X_OK)) {
-				facts_note(f, "deep", "%s: no interpreter to run%s%s", e->path,
-					   e->interpreter[0] ? " at " : "", e->interpreter);
-				break;
+		struct run_as as;
+		char why[F_TEXT];
+
+		if (!e->nframeworks)
+			continue;
+		if (!e->interpreter[0] || e->interpreter[0] != '/' || access(e->interpreter, X_OK)) {
+			facts_note(f, "deep", "%s: no interpreter to run%s%s", e->path,
+				   e->interpreter[0] ? " at " : "", e->interpreter);
+			continue;
+		}
+		if (!deep_identity(e, &as, why, sizeof(why))) {
+			facts_note(f, "deep", "%s: not run: %s", e->path, why);
+			for (k = 0; k < e->nframeworks && k < MAX_FRAMEWORKS; k++) {
+				struct framework_live_facts *lv = &e->frameworks[k].live;
+				memset(lv, 0, sizeof(*lv));
+				lv->ran = true;
+				lv->state = CHILD_NOT_RUN;
+				lv->cuda_build = -1;
+				lv->gpu_count = -1;
+				lv->run_uid = -1;
+				set_error(lv, "not run: %s", why);
 			}
+			continue;
+		}
+		for (k = 0; k < e->nframeworks && k < MAX_FRAMEWORKS; k++) {
 			jobs[n].env = e;
 			jobs[n].fw = &e->frameworks[k];
+			jobs[n].as = as;
 			n++;
 		}
 	}

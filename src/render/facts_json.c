@@ -280,6 +280,8 @@ static const struct field live_fields[] = {
 	FLD(framework_live_facts, "arch_list", FT_STR, arch_list),
 	FLD(framework_live_facts, "capability", FT_STR, capability),
 	FLD(framework_live_facts, "ms", FT_DOUBLE, ms),
+	FLD(framework_live_facts, "run_uid", FT_INT_OPT, run_uid),
+	FLD(framework_live_facts, "run_user", FT_STR, run_user),
 };
 
 static const struct field pypkg_fields[] = {
@@ -687,6 +689,7 @@ live_from_json(struct framework_live_facts *lv, json_t *o)
 		return;
 	lv->cuda_build = -1;
 	lv->gpu_count = -1;
+	lv->run_uid = -1;
 	obj_from_json(lv, live_fields, NFIELDS(live_fields), o);
 	m = json_object_get(o, "mapped");
 	for (i = 0; json_is_array(m) && i < json_array_size(m) && lv->nmapped < MAX_LIVE_MAPPED; i++) {

@@ -456,6 +456,9 @@ live_lines(const struct out *w, const struct framework_facts *fw)
 		if (lv->error[0])
 			buf_addf(&b, "; %s", lv->error);
 	}
+	if (lv->run_uid >= 0)
+		buf_addf(&b, " [as %s%s%d]", lv->run_user[0] ? lv->run_user : "uid ", lv->run_user[0] ? ", uid " : "",
+			 lv->run_uid);
 	fprintf(w->fp, "      %slive:%s %s\n", col(w, C_CYAN), col(w, C_RESET), b.s);
 	buf_release(&b);
 	for (i = 0; i < lv->nmapped && i < MAX_LIVE_MAPPED; i++) {

@@ -476,6 +476,110 @@ test_real_program(void **state)
 	free(f);
 }
 
+/* The H200 facts with their venv at `env`, run through `interp`. */
+static struct facts *
+env_deep(const char *env, const char *interp)
+{
+	struct facts *f = healthy_h200();
+
+	f->python[0].nframeworks = 1;
+	STR_COPY(f->python[0].path, env);
+	STR_COPY(f->python[0].interpreter, interp);
+	root_set(NULL);
+	probe_deep_limit(f, &(struct probe_opts){.timeout_ms = 5000}, LIMIT_MS);
+	return f;
+}
+
+/* An environment owned by another user runs as that user, never as root
+ * (issue: a file an unprivileged user planted ran with uid 0). */
+static void
+test_runs_as_owner(void **state)
+{
+	char env[128], bin[160], path[192];
+	const struct framework_live_facts *lv;
+	struct facts *f;
+	FILE *fp;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("skipped: dropping to the owner needs root (this run is uid %u)\n",
+			      (unsigned)geteuid());
+		skip();
+	}
+	assert_int_equal(chmod(tmpdir, 0755), 0);
+	snprintf(env, sizeof(env), "%s/home-nobody-venv", tmpdir);
+	snprintf(bin, sizeof(bin), "%s/bin", env);
+	snprintf(path, sizeof(path), "%s/python3", bin);
+	assert_int_equal(mkdir(env, 0755), 0);
+	assert_int_equal(mkdir(bin, 0755), 0);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	/* it answers with the uid it runs as in the version field */
+	fprintf(fp, "#!/bin/sh\nprintf '{\"gpudoctor_deep\": 1, \"name\": \"torch\", \"version\": \"%%s\"}' \"$(id -u)\"\n");
+	fclose(fp);
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(chown(bin, 65534, 65534), 0);
+	assert_int_equal(chown(env, 65534, 65534), 0);
+	f = env_deep(env, path);
+	lv = &f->python[0].frameworks[0].live;
+	assert_int_equal(lv->state, CHILD_OK);
+	assert_int_equal(lv->run_uid, 65534);
+	assert_string_equal(lv->version, "65534");
+	free(f);
+	/* root's own environment runs as root */
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(chown(bin, 0, 0), 0);
+	assert_int_equal(chown(env, 0, 0), 0);
+	f = env_deep(env, path);
+	lv = &f->python[0].frameworks[0].live;
+	assert_int_equal(lv->run_uid, 0);
+	assert_string_equal(lv->version, "0");
+	free(f);
+	/* a file of a third user in root's environment: not run */
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	f = env_deep(env, path);
+	lv = &f->python[0].frameworks[0].live;
+	assert_int_equal(lv->state, CHILD_NOT_RUN);
+	assert_non_null(strstr(lv->error, "belongs to uid 65534"));
+	free(f);
+}
+
+/* An interpreter others could have replaced is not run at all. */
+static void
+test_refuses_writable(void **state)
+{
+	char dir[128], path[192];
+	const struct framework_live_facts *lv;
+	struct facts *f;
+	int i;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/shared", tmpdir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/python3", dir);
+	assert_non_null(stub("shared/python3", "echo '{\"gpudoctor_deep\": 1}'"));
+	/* a directory anyone can write (not sticky), then a group-writable file */
+	assert_int_equal(chmod(dir, 0777), 0);
+	f = env_deep(dir, path);
+	lv = &f->python[0].frameworks[0].live;
+	assert_true(lv->ran);
+	assert_int_equal(lv->state, CHILD_NOT_RUN);
+	assert_int_equal(lv->run_uid, -1);
+	assert_non_null(strstr(lv->error, "other users can write"));
+	for (i = 0; i < f->nnotes && !strstr(f->notes[i].note, "not run"); i++)
+		;
+	assert_true(i < f->nnotes);
+	free(f);
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(chmod(path, 0775), 0);
+	f = env_deep(dir, path);
+	lv = &f->python[0].frameworks[0].live;
+	assert_int_equal(lv->state, CHILD_NOT_RUN);
+	assert_non_null(strstr(lv->error, "can be changed by other users (mode 0775)"));
+	free(f);
+}
+
 int
 main(void)
 {
@@ -492,6 +596,8 @@ main(void)
 		cmocka_unit_test(test_crash),
 		cmocka_unit_test(test_not_under_root),
 		cmocka_unit_test(test_real_program),
+		cmocka_unit_test(test_runs_as_owner),
+		cmocka_unit_test(test_refuses_writable),
 	};
 
 	return cmocka_run_group_tests_name("deep", tests, setup_tmp, teardown_tmp);
