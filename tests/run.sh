@@ -97,7 +97,7 @@ run_fixtures() {
 		fenv=$(fixture_env "$dir")
 		# shellcheck disable=SC2086
 		(cd "$work" && IFS='
-' && exec env -i $fenv "$top/$b/gpudoctor" doctor --root "$work/root" --json $args) \
+' && exec env -i $fenv "$top/$b/gpudoctor" doctor --root "$work/root" --load-root --json $args) \
 			> "$work/out.json" 2> "$work/err"
 		rc=$?
 		if ! jq -e . "$work/out.json" >/dev/null 2>&1; then
@@ -121,7 +121,7 @@ run_fixtures() {
 		# the plan for this machine must take up every error doctor finds
 		# (as a prerequisite), so following it leaves doctor nothing to say
 		(cd "$work" && IFS='
-' && exec env -i $fenv "$top/$b/gpudoctor" plan tensorflow --root "$work/root" --python 3.11 --json $args) \
+' && exec env -i $fenv "$top/$b/gpudoctor" plan tensorflow --root "$work/root" --load-root --python 3.11 --json $args) \
 			> "$work/plan.json" 2> "$work/plan.err"
 		prc=$?
 		jq -r '.findings[] | select(.severity == "error" and .id != "hw.no_nvidia_gpu") | .id' \
@@ -147,7 +147,7 @@ run_fixtures() {
 		if [ -f "$dir/expect.txt" ]; then
 			# shellcheck disable=SC2086
 			(cd "$work" && IFS='
-' && exec env -i $fenv "$top/$b/gpudoctor" doctor --root "$work/root" --color never $args) \
+' && exec env -i $fenv "$top/$b/gpudoctor" doctor --root "$work/root" --load-root --color never $args) \
 				2>/dev/null | sed -e 's/([0-9.]* ms)/(N ms)/g' -e 's/in [0-9.]* ms/in N ms/g' -e 's/, [0-9]* ms$/, N ms/' > "$work/out.txt"
 			if [ -n "${UPDATE:-}" ] && [ "$b" = build ]; then
 				cp "$work/out.txt" "$dir/expect.txt"
@@ -161,7 +161,7 @@ run_fixtures() {
 			# the machine's log, explained with its facts (--here)
 			# shellcheck disable=SC2086
 			(cd "$work" && IFS='
-' && exec env -i $fenv "$top/$b/gpudoctor" explain --here --root "$work/root" --color never $args "$dir/explain.log") \
+' && exec env -i $fenv "$top/$b/gpudoctor" explain --here --root "$work/root" --load-root --color never $args "$dir/explain.log") \
 				> "$work/explain.out" 2> "$work/explain.err"
 			missing=""
 			while IFS= read -r re; do

@@ -1,7 +1,9 @@
 /*
  * cli_facts.c - the facts a command works on, got the same way by doctor,
  * plan and explain: read back from a `doctor --json` document (--from), or
- * probed on this machine or under a fixture tree (--root).
+ * probed on this machine or under a fixture tree (--root). Under a root
+ * other than "/" no library of the tree is loaded (their constructors would
+ * run as the caller) unless --load-root asks for it.
  */
 #include "cli/command.h"
 #include "facts.h"
@@ -31,6 +33,16 @@ cli_facts(const char *from, const char *root, const struct probe_opts *po, struc
 		return -1;
 	}
 	root_set(root);
+	if (root && !root_is_host() && !po->load_root && !po->no_driver_calls) {
+		/* a tree is read, never run: a mounted disk image or a container's
+		 * root file system may hold anyone's libraries */
+		struct probe_opts ro = *po;
+
+		ro.no_driver_calls = true;
+		ro.no_load_why = "--root: nothing from the tree is loaded; --load-root loads its libraries";
+		probe_all(f, &ro);
+		return 0;
+	}
 	probe_all(f, po);
 	return 0;
 }

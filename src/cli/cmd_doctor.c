@@ -26,7 +26,12 @@ doctor_usage(FILE *out)
 		"                     with the findings, for scripts and for --from\n"
 		"  --from FILE        diagnose facts recorded by `doctor --json` (- = stdin)\n"
 		"                     instead of probing this machine\n"
-		"  --root DIR         read every file under DIR instead of / (fixture trees)\n"
+		"  --root DIR         read every file under DIR instead of / (a fixture tree,\n"
+		"                     a mounted disk image, a container's root): read only,\n"
+		"                     nothing in it is loaded or run\n"
+		"  --load-root        with --root: load its driver and CUDA libraries in\n"
+		"                     children, as on a machine (their code runs as you: only\n"
+		"                     for trees you trust, such as the test suite's mocks)\n"
 		"  --timeout SECONDS  limit for each child that loads vendor code (default 5)\n"
 		"  --no-load          never load vendor libraries (libcuda, NVML, CUDA libs)\n"
 		"  --deep             also import each framework in its own interpreter, in a\n"
@@ -42,7 +47,10 @@ doctor_usage(FILE *out)
 		"Exit status: 0 healthy, 1 warnings, 2 errors, 3 gpudoctor itself failed.\n");
 }
 
-enum { OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_TIMEOUT, OPT_NO_LOAD, OPT_COLOR, OPT_KB, OPT_PYTHON, OPT_DEEP };
+enum {
+	OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_TIMEOUT, OPT_NO_LOAD, OPT_COLOR, OPT_KB, OPT_PYTHON, OPT_DEEP,
+	OPT_LOAD_ROOT,
+};
 
 static const struct option doctor_options[] = {
 	{"json", no_argument, NULL, OPT_JSON},
@@ -50,6 +58,7 @@ static const struct option doctor_options[] = {
 	{"root", required_argument, NULL, OPT_ROOT},
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"no-load", no_argument, NULL, OPT_NO_LOAD},
+	{"load-root", no_argument, NULL, OPT_LOAD_ROOT},
 	{"deep", no_argument, NULL, OPT_DEEP},
 	{"kb", required_argument, NULL, OPT_KB},
 	{"python", required_argument, NULL, OPT_PYTHON},
@@ -88,6 +97,9 @@ cmd_doctor(int argc, char **argv)
 			if (cli_timeout_ms(optarg, &po.timeout_ms) < 0)
 				return EXIT_TOOL_FAILED;
 			break;
+		case OPT_LOAD_ROOT:
+			po.load_root = true;
+			break;
 		case OPT_NO_LOAD:
 			po.no_driver_calls = true;
 			break;
@@ -123,6 +135,10 @@ cmd_doctor(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "gpudoctor: doctor takes no arguments ('%s')\n", argv[optind]);
+		return EXIT_TOOL_FAILED;
+	}
+	if (po.load_root && !root) {
+		fprintf(stderr, "gpudoctor: --load-root goes with --root\n");
 		return EXIT_TOOL_FAILED;
 	}
 	if (from && root) {

@@ -40,6 +40,7 @@ explain_usage(FILE *out)
 		"  --from FACTS       the same with another machine's `doctor --json` output\n"
 		"  --root DIR         with --here: read the machine's files under DIR\n"
 		"  --no-load          with --here: do not load the driver libraries\n"
+		"  --load-root        with --root: load the tree's libraries, as on a machine\n"
 		"  --timeout SECONDS  with --here: limit for the driver calls (default 5)\n"
 		"  --json             the answer as JSON (schema gpudoctor/explain/1)\n"
 		"  --kb DIR           use the knowledge-base tables in DIR (log_patterns.tsv\n"
@@ -54,7 +55,10 @@ explain_usage(FILE *out)
 		"failed (unreadable input, bad usage).\n");
 }
 
-enum { OPT_JSON = 256, OPT_HERE, OPT_FROM, OPT_ROOT, OPT_NO_LOAD, OPT_TIMEOUT, OPT_KB, OPT_COLOR };
+enum {
+	OPT_JSON = 256, OPT_HERE, OPT_FROM, OPT_ROOT, OPT_NO_LOAD, OPT_TIMEOUT, OPT_KB, OPT_COLOR,
+	OPT_LOAD_ROOT,
+};
 
 static const struct option explain_options[] = {
 	{"message", required_argument, NULL, 'e'},
@@ -63,6 +67,7 @@ static const struct option explain_options[] = {
 	{"from", required_argument, NULL, OPT_FROM},
 	{"root", required_argument, NULL, OPT_ROOT},
 	{"no-load", no_argument, NULL, OPT_NO_LOAD},
+	{"load-root", no_argument, NULL, OPT_LOAD_ROOT},
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"kb", required_argument, NULL, OPT_KB},
 	{"color", required_argument, NULL, OPT_COLOR},
@@ -105,6 +110,9 @@ parse_args(int argc, char **argv, struct explain_args *a)
 		case OPT_ROOT:
 			a->root = optarg;
 			break;
+		case OPT_LOAD_ROOT:
+			a->po.load_root = true;
+			break;
 		case OPT_NO_LOAD:
 			a->po.no_driver_calls = true;
 			break;
@@ -140,6 +148,10 @@ parse_args(int argc, char **argv, struct explain_args *a)
 	}
 	if (a->here && a->from) {
 		fprintf(stderr, "gpudoctor: --here and --from exclude each other\n");
+		return -1;
+	}
+	if (a->po.load_root && !a->root) {
+		fprintf(stderr, "gpudoctor: --load-root goes with --root\n");
 		return -1;
 	}
 	if ((a->root || a->po.no_driver_calls) && !a->here) {

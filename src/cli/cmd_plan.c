@@ -38,7 +38,9 @@ plan_usage(FILE *out)
 		"can. When none can, what to change first.\n\n"
 		"The machine (default: probe this one, as `gpudoctor doctor` does):\n"
 		"  --from FILE          use facts recorded by `gpudoctor doctor --json`\n"
-		"  --root DIR           probe the files under DIR instead of / (fixtures)\n"
+		"  --root DIR           probe the files under DIR instead of / (fixtures, disk\n"
+		"                       images): read only, nothing in it is loaded or run\n"
+		"  --load-root          with --root: load its libraries, as on a machine\n"
 		"  --no-probe           look at nothing here: use only the options below\n"
 		"                       (implied by --gpu and --os without --from or --root:\n"
 		"                       they describe another machine)\n"
@@ -65,7 +67,7 @@ plan_usage(FILE *out)
 
 enum {
 	OPT_JSON = 256, OPT_FROM, OPT_ROOT, OPT_NO_PROBE, OPT_DRIVER, OPT_GPU, OPT_PYTHON, OPT_OS,
-	OPT_STRICT, OPT_FORMAT, OPT_KB, OPT_COLOR, OPT_TIMEOUT, OPT_NO_LOAD,
+	OPT_STRICT, OPT_FORMAT, OPT_KB, OPT_COLOR, OPT_TIMEOUT, OPT_NO_LOAD, OPT_LOAD_ROOT,
 };
 
 static const struct option plan_options[] = {
@@ -80,6 +82,7 @@ static const struct option plan_options[] = {
 	{"strict-driver", no_argument, NULL, OPT_STRICT},
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"no-load", no_argument, NULL, OPT_NO_LOAD},
+	{"load-root", no_argument, NULL, OPT_LOAD_ROOT},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"kb", required_argument, NULL, OPT_KB},
 	{"color", required_argument, NULL, OPT_COLOR},
@@ -90,7 +93,7 @@ static const struct option plan_options[] = {
 
 struct plan_args {
 	const char *from, *root, *driver, *gpu, *python, *os, *kbdir, *color;
-	bool json, no_probe, strict, no_load;
+	bool json, no_probe, strict, no_load, load_root;
 	bool described;          /* --gpu or --os without --from/--root: not probed */
 	int timeout_ms;
 	int format;
@@ -154,6 +157,7 @@ parse_args(int argc, char **argv, struct plan_args *a)
 		case OPT_OS: a->os = optarg; break;
 		case OPT_STRICT: a->strict = true; break;
 		case OPT_NO_LOAD: a->no_load = true; break;
+		case OPT_LOAD_ROOT: a->load_root = true; break;
 		case OPT_TIMEOUT:
 			if (cli_timeout_ms(optarg, &a->timeout_ms) < 0)
 				return -1;
@@ -217,6 +221,10 @@ parse_args(int argc, char **argv, struct plan_args *a)
 		fprintf(stderr, "gpudoctor: --os wants linux, wsl2, windows or macos, not '%s'\n", a->os);
 		return -1;
 	}
+	if (a->load_root && !a->root) {
+		fprintf(stderr, "gpudoctor: --load-root goes with --root\n");
+		return -1;
+	}
 	if ((a->from && a->root) || (a->no_probe && (a->from || a->root))) {
 		fprintf(stderr, "gpudoctor: --from, --root and --no-probe exclude each other\n");
 		return -1;
@@ -234,7 +242,7 @@ static int
 gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
 {
 	struct probe_opts po = {.timeout_ms = a->timeout_ms > 0 ? a->timeout_ms : 5000,
-				.no_driver_calls = a->no_load};
+				.no_driver_calls = a->no_load, .load_root = a->load_root};
 	struct pyver pv;
 
 	facts_init(f);

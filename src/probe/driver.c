@@ -654,7 +654,8 @@ driver_probe_start(struct facts *f, const struct probe_opts *o)
 	cuda = plan_lib(&job->cuda, f, "libcuda", CUDA_SONAME);
 	nvml = plan_lib(&job->nvml, f, "libnvidia-ml", NVML_SONAME);
 	if (o && o->no_driver_calls) {
-		facts_note(f, "driver", "libcuda and NVML not loaded (--no-load)");
+		facts_note(f, "driver", "libcuda and NVML not loaded (%s)",
+			   o->no_load_why ? o->no_load_why : "--no-load");
 		return job;
 	}
 	/* libcuda first: cuInit is the slowest thing gpudoctor waits for */

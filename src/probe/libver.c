@@ -214,8 +214,11 @@ libver_probe_start(struct facts *f, const struct probe_opts *o)
 	struct libver_job *job;
 	int i, timeout = o && o->timeout_ms > 0 ? o->timeout_ms : 5000;
 
-	if (o && o->no_driver_calls)
+	if (o && o->no_driver_calls) {
+		facts_note(f, "libver", "no library loaded for its version (%s)",
+			   o->no_load_why ? o->no_load_why : "--no-load");
 		return NULL;
+	}
 	job = xcalloc(1, sizeof(*job));
 	job->req = xcalloc(MAX_LIBS, sizeof(*job->req));
 	for (i = 0; i < f->nlibs && job->n < MAX_LIBS; i++) {

@@ -22,6 +22,8 @@
 struct probe_opts {
 	int timeout_ms;          /* for each child; default 5000 */
 	bool no_driver_calls;    /* --no-load: never dlopen vendor code */
+	const char *no_load_why; /* what no_driver_calls says in the facts' notes; NULL "--no-load" */
+	bool load_root;          /* --load-root: load the libraries found under --root */
 	char *extra_pythons[8];  /* --python PATH: an interpreter or a prefix */
 	int nextra_pythons;
 	bool deep;               /* --deep: ask each framework itself (deep.c) */

@@ -43,7 +43,10 @@ mkroot() {
 }
 
 # doctor NAME SCENARIO-TEXT [ARGS...]: run on root NAME; JSON in
-# $work/NAME.json, wall time in ms in $ms.
+# $work/NAME.json, wall time in ms in $ms; the mock libcuda's constructor
+# writes $work/NAME.loaded when it is loaded at all. $load is how the tree's
+# libraries are allowed to load (--load-root; empty: the default, never).
+load=--load-root
 doctor() {
 	name=$1 scen=$2
 	shift 2
@@ -51,8 +54,8 @@ doctor() {
 	t0=$(date +%s%N)
 	env -i PATH=/usr/bin:/bin ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
 		${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} \
-		GPUDOCTOR_FAKE_SCENARIO="$work/$name.scenario" \
-		"$bin" doctor --root "$work/$name" --json "$@" > "$work/$name.json" 2> "$work/$name.err"
+		GPUDOCTOR_FAKE_SCENARIO="$work/$name.scenario" GPUDOCTOR_FAKE_LOADED_MARK="$work/$name.loaded" \
+		"$bin" doctor --root "$work/$name" $load --json "$@" > "$work/$name.json" 2> "$work/$name.err"
 	t1=$(date +%s%N)
 	ms=$(((t1 - t0) / 1000000))
 }
@@ -187,6 +190,29 @@ check no_load noload \
 	'.driver.cuda_state == "not_run"' \
 	'.driver.nvml_state == "not_run"' \
 	'(.gpus | length) == 0'
+
+# a tree is read, never run: without --load-root no library of it is loaded
+# (no constructor runs), and the facts say why
+mkroot readonly
+load=
+doctor readonly "$DEVICE"
+load=--load-root
+check root_loads_nothing readonly \
+	'.driver.cuda_state == "not_run"' \
+	'.driver.nvml_state == "not_run"' \
+	'[.notes[] | select(.probe == "driver") | .note] | any(test("--load-root loads its libraries"))'
+if [ -e "$work/readonly.loaded" ]; then
+	fail root_constructor_not_run "the mock libcuda's constructor ran: $(cat "$work/readonly.loaded")"
+else
+	pass root_constructor_not_run
+fi
+# the same tree with --load-root: the constructor does run (the check can fail)
+doctor readonly "$DEVICE"
+if [ -e "$work/readonly.loaded" ]; then
+	pass load_root_loads
+else
+	fail load_root_loads "no mark from the mock libcuda's constructor with --load-root"
+fi
 
 mkroot text text
 doctor text "$DEVICE

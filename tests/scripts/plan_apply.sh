@@ -117,7 +117,7 @@ follow() {
 	round=0
 	while :; do
 		# shellcheck disable=SC2086
-		gd "$t.root" "$t.env" "$t.scenario" plan "$fw" --root "$t.root" --json $extra > "$t.plan" 2> "$t.err"
+		gd "$t.root" "$t.env" "$t.scenario" plan "$fw" --root "$t.root" --load-root --json $extra > "$t.plan" 2> "$t.err"
 		if ! jq -e . "$t.plan" > /dev/null 2>&1; then
 			fail "$label" "plan: not JSON: $(head -c 300 "$t.err")"
 			return 0
@@ -155,7 +155,7 @@ follow() {
 	[ -n "$oldv" ] && path=$(printf '%s\n' "$path" | tr ':' '\n' | grep -v -x -F "$oldv/bin" | paste -s -d: -)
 	grep -v -E '^(VIRTUAL_ENV|PATH|CONDA_PREFIX|CONDA_DEFAULT_ENV)=' "$t.env" > "$t.denv"
 	printf 'VIRTUAL_ENV=%s\nPATH=%s/bin:%s\n' "$venv" "$venv" "$path" >> "$t.denv"
-	gd "$t.root" "$t.denv" "$t.scenario" doctor --root "$t.root" --json > "$t.doctor" 2> "$t.err"
+	gd "$t.root" "$t.denv" "$t.scenario" doctor --root "$t.root" --load-root --json > "$t.doctor" 2> "$t.err"
 	if ! jq -e . "$t.doctor" > /dev/null 2>&1; then
 		fail "$label" "doctor: not JSON: $(head -c 300 "$t.err")"
 		return 0

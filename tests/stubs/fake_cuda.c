@@ -11,11 +11,27 @@
 #include "fake_scenario.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define FAKE_MAX_DEVS 16
+
+/* A library's constructor runs as soon as it is loaded, before any call:
+ * this one leaves a line in the file GPUDOCTOR_FAKE_LOADED_MARK names, so
+ * the tests can tell whether gpudoctor loaded a tree's library at all. */
+__attribute__((constructor)) static void
+fake_loaded(void)
+{
+	const char *p = getenv("GPUDOCTOR_FAKE_LOADED_MARK");
+	FILE *fp;
+
+	if (p && *p && (fp = fopen(p, "a")) != NULL) {
+		fputs("loaded\n", fp);
+		fclose(fp);
+	}
+}
 
 enum { B_NORMAL, B_CRASH, B_HANG, B_ABORT };
 
