@@ -6,6 +6,7 @@
 #include "diag/rule.h"
 #include "kb/kb.h"
 #include "probe/probe.h"
+#include "render/facts_json.h"
 #include "render/render.h"
 
 #include <getopt.h>
@@ -168,6 +169,8 @@ cmd_doctor(int argc, char **argv)
 		return EXIT_TOOL_FAILED;
 	}
 
+	if (!json)
+		facts_clean_text(f); /* names others chose, shown to people */
 	findings_init(&fs);
 	rules_run(f, &fs);
 	if (json) {

@@ -12,6 +12,7 @@
 #include "kb/kb.h"
 #include "probe/probe.h"
 #include "render/explain_render.h"
+#include "render/facts_json.h"
 #include "render/render.h"
 
 #include <errno.h>
@@ -247,6 +248,8 @@ cmd_explain(int argc, char **argv)
 			explain_release(&x);
 			return EXIT_TOOL_FAILED;
 		}
+		if (!a.json)
+			facts_clean_text(f);
 		rules_run(f, &fs);
 		explain_here(&x, f, &fs);
 	}

@@ -19,6 +19,7 @@
 #include "probe/probe.h"
 #include "probe/pyver.h"
 #include "render/plan_text.h"
+#include "render/facts_json.h"
 #include "render/render.h"
 
 #include <getopt.h>
@@ -251,10 +252,14 @@ gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
 	if (a->from) {
 		if (cli_facts(a->from, NULL, &po, f) < 0)
 			return -1;
+		if (!a->json)
+			facts_clean_text(f);
 		plan_machine_from_facts(f, m);
 	} else if (!a->no_probe) {
 		if (cli_facts(NULL, a->root, &po, f) < 0)
 			return -1;
+		if (!a->json)
+			facts_clean_text(f);
 		plan_machine_from_facts(f, m);
 		char cwd[F_PATH];
 		struct pyver_env pe = {

@@ -9,6 +9,7 @@
  * explains is kept as rt.unknown.
  */
 #include "explain/explain.h"
+#include "base/clean.h"
 #include "base/buf.h"
 #include "base/str.h"
 #include "base/vers.h"
@@ -46,110 +47,6 @@ static const char *const error_words[] = {
 static const char *const wsl_words[] = {
 	"wsl2", "/usr/lib/wsl/", "microsoft-standard-wsl", NULL,
 };
-
-/* ---- cleaning -------------------------------------------------------- */
-
-/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	unsigned cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/* Length of the escape sequence at s[0] == ESC. */
-static size_t
-escape_len(const unsigned char *s, size_t n)
-{
-	size_t i;
-
-	if (n < 2)
-		return 1;
-	if (s[1] == '[') {      /* CSI: parameters, intermediates, final */
-		for (i = 2; i < n && s[i] >= 0x20 && s[i] <= 0x3f; i++)
-			;
-		return i < n && s[i] >= 0x40 && s[i] <= 0x7e ? i + 1 : i;
-	}
-	if (s[1] == ']') {      /* OSC: up to BEL or ESC \ */
-		for (i = 2; i < n; i++) {
-			if (s[i] == 0x07)
-				return i + 1;
-			if (s[i] == 0x1b && i + 1 < n && s[i + 1] == '\\')
-				return i + 2;
-		}
-		return n;
-	}
-	return 2;
-}
-
-size_t
-explain_clean(const unsigned char *s, size_t len, char *out, size_t size)
-{
-	size_t i = 0, o = 0;
-
-	if (!size)
-		return 0;
-	while (i < len) {
-		unsigned c = s[i];
-		size_t n;
-
-		if (c == 0x1b) {
-			i += escape_len(s + i, len - i);
-			continue;
-		}
-		if (c == '\t' || c < 0x20 || c == 0x7f) {
-			if (o + 1 >= size)
-				break;
-			out[o++] = c == '\t' ? ' ' : '?';
-			i++;
-			continue;
-		}
-		n = utf8_len(s + i, len - i);
-		if (n == 0) {                   /* invalid UTF-8: one '?' per byte */
-			if (o + 1 >= size)
-				break;
-			out[o++] = '?';
-			i++;
-			continue;
-		}
-		if (o + n >= size)
-			break;
-		memcpy(out + o, s + i, n);
-		o += n;
-		i += n;
-	}
-	while (o && out[o - 1] == ' ')
-		o--;
-	out[o] = '\0';
-	return o;
-}
 
 /* The value given to CUDA_VISIBLE_DEVICES right after the name in s
  * (`CUDA_VISIBLE_DEVICES="2,3"`, `CUDA_VISIBLE_DEVICES: -1`); false when
@@ -473,7 +370,7 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		off = first_end > WINDOW / 2 ? first_end - WINDOW / 2 : 0;
 	if (off + WINDOW < len)
 		len = off + WINDOW;
-	explain_clean(s + off, len - off, x->line, x->line_size);
+	text_clean(s + off, len - off, x->line, x->line_size);
 	for (i = 0; anchor && i < n; i++) {
 		unsigned id = hits[i].id;
 		size_t alen;

@@ -128,9 +128,5 @@ const char *explain_value(const struct explain_cause *c, const char *name);
  * none. */
 enum severity explain_worst(const struct explain *x);
 
-/* Copy a raw line into out[size] as clean text: colour and other escape
- * sequences dropped, control characters and invalid UTF-8 as '?', at most
- * size-1 bytes (cut on a character boundary). Returns the length. */
-size_t explain_clean(const unsigned char *s, size_t len, char *out, size_t size);
 
 #endif

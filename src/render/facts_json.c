@@ -13,6 +13,7 @@
  * so older and newer documents both load.
  */
 #include "render/facts_json.h"
+#include "base/clean.h"
 #include "base/str.h"
 
 #include <errno.h>
@@ -510,6 +511,68 @@ facts_to_json(const struct facts *f, const struct findings *fs)
 	if (fs)
 		json_object_set_new(doc, "findings", findings_to_json(fs));
 	return doc;
+}
+
+/* ---- cleaning for people --------------------------------------------------- */
+
+static void
+obj_clean(void *base, const struct field *fields, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fields[i].type == FT_STR || fields[i].type == FT_WORDS)
+			text_clean_str((char *)base + fields[i].off, fields[i].size);
+}
+
+static void
+array_clean(void *items, size_t stride, int count, int max, const struct field *fields, size_t n)
+{
+	int i;
+
+	for (i = 0; i < count && i < max; i++)
+		obj_clean((char *)items + (size_t)i * stride, fields, n);
+}
+
+#define ARRAY_CLEAN(arr, count, fields)                                                     \
+	array_clean((arr), sizeof((arr)[0]), (count), (int)(sizeof(arr) / sizeof((arr)[0])), \
+		    (fields), NFIELDS(fields))
+
+void
+facts_clean_text(struct facts *f)
+{
+	int i, k;
+
+	obj_clean(f, top_fields, NFIELDS(top_fields));
+	obj_clean(&f->host, host_fields, NFIELDS(host_fields));
+	ARRAY_CLEAN(f->gpus, f->ngpus, gpu_fields);
+	ARRAY_CLEAN(f->other_gpus, f->nother_gpus, other_gpu_fields);
+	obj_clean(&f->kmod, kmod_fields, NFIELDS(kmod_fields));
+	ARRAY_CLEAN(f->kmod.devnodes, f->kmod.ndevnodes, devnode_fields);
+	obj_clean(&f->driver, driver_fields, NFIELDS(driver_fields));
+	ARRAY_CLEAN(f->driver.libs, f->driver.nlibs, driver_lib_fields);
+	ARRAY_CLEAN(f->libs, f->nlibs, lib_fields);
+	ARRAY_CLEAN(f->env.vars, f->env.nvars, env_var_fields);
+	ARRAY_CLEAN(f->env.ldpath, f->env.nldpath, ldpath_fields);
+	ARRAY_CLEAN(f->procs, f->nprocs, proc_fields);
+	ARRAY_CLEAN(f->notes, f->nnotes, note_fields);
+	for (i = 0; i < f->npython && i < MAX_PYENVS; i++) {
+		struct python_env_facts *e = &f->python[i];
+
+		obj_clean(e, pyenv_fields, NFIELDS(pyenv_fields));
+		ARRAY_CLEAN(e->pkgs, e->npkgs, pypkg_fields);
+		for (k = 0; k < e->nframeworks && k < MAX_FRAMEWORKS; k++) {
+			struct framework_facts *fw = &e->frameworks[k];
+			int m;
+
+			obj_clean(fw, framework_fields, NFIELDS(framework_fields));
+			ARRAY_CLEAN(fw->resolved, fw->nresolved, resolved_fields);
+			obj_clean(&fw->targets, targets_fields, NFIELDS(targets_fields));
+			obj_clean(&fw->live, live_fields, NFIELDS(live_fields));
+			for (m = 0; m < fw->live.nmapped && m < MAX_LIVE_MAPPED; m++)
+				text_clean_str(fw->live.mapped[m], sizeof(fw->live.mapped[m]));
+		}
+	}
 }
 
 /* ---- reading ---------------------------------------------------------------- */

@@ -19,6 +19,9 @@ json_t *facts_to_json(const struct facts *f, const struct findings *fs);
 int facts_from_json(json_t *doc, struct facts *f, char *err, size_t errsize);
 /* Read a facts file written by `doctor --json` ("-" = stdin). */
 int facts_load_file(const char *path, struct facts *f, char *err, size_t errsize);
+/* Make every string of f safe to show on a terminal (base/clean.h), walking
+ * the same field tables: the text renderers show facts only after this. */
+void facts_clean_text(struct facts *f);
 /* Findings as a JSON array (new reference). */
 json_t *findings_to_json(const struct findings *fs);
 

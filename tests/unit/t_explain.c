@@ -7,6 +7,7 @@
  */
 #include "unit.h"
 
+
 #include "explain/acmatch.h"
 #include "explain/explain.h"
 #include "explain/logread.h"
@@ -178,25 +179,6 @@ logread_refills_and_cuts_long_lines(void **state)
 	logread_release(&r);
 	close(fd);
 	unlink(path);
-}
-
-/* ---- cleaning --------------------------------------------------------- */
-
-static void
-clean_drops_escapes_and_bad_utf8(void **state)
-{
-	char out[64];
-	const char *in = "\033[1;31mE\033[0m tensor\tflow \xff\xfe caf\xc3\xa9 \033]0;title\007ok\001";
-
-	(void)state;
-	explain_clean((const unsigned char *)in, strlen(in), out, sizeof(out));
-	assert_string_equal(out, "E tensor flow ?? caf\xc3\xa9 ok?");
-	/* a multi-byte character is not cut in half */
-	assert_int_equal(explain_clean((const unsigned char *)"ab\xc3\xa9", 4, out, 4), 2);
-	assert_string_equal(out, "ab");
-	/* overlong encodings and surrogates are invalid */
-	explain_clean((const unsigned char *)"\xc0\xaf\xed\xa0\x80", 5, out, sizeof(out));
-	assert_string_equal(out, "?????");
 }
 
 /* ---- the engine, on a table of its own -------------------------------- */
@@ -403,7 +385,6 @@ main(void)
 		cmocka_unit_test(acm_handles_binary_bytes),
 		cmocka_unit_test(logread_splits_lf_crlf_and_cr),
 		cmocka_unit_test(logread_refills_and_cuts_long_lines),
-		cmocka_unit_test(clean_drops_escapes_and_bad_utf8),
 		cmocka_unit_test(longest_anchor_wins_and_symptom_folds),
 		cmocka_unit_test(captures_take_normal_forms),
 		cmocka_unit_test(root_cause_takes_consequence),
