@@ -82,6 +82,12 @@ facts_devnode(const struct facts *f, const char *path)
 	return NULL;
 }
 
+bool
+kmod_list_whole(const struct facts *f)
+{
+	return f->kmod.modules_readable && !f->kmod.modules_cut;
+}
+
 void
 facts_note(struct facts *f, const char *probe, const char *fmt, ...)
 {

@@ -130,6 +130,8 @@ struct devnode_facts {
 
 struct kmod_facts {
 	bool modules_readable;       /* /proc/modules could be read */
+	bool modules_cut;            /* ... but only its first MiB: what is not
+	                                listed there is unknown (kmod_list_whole) */
 	bool nvidia, nvidia_uvm, nvidia_modeset, nvidia_drm, nouveau;
 	char nvidia_version[32];     /* /proc/driver/nvidia/version or sys/module */
 	char flavour[16];            /* open, proprietary, "" unknown */
@@ -419,6 +421,9 @@ const struct env_var_facts *facts_env(const struct facts *f, const char *name);
 const char *facts_env_value(const struct facts *f, const char *name); /* NULL unless set */
 struct gpu_facts *facts_gpu_by_bus(struct facts *f, const char *bus_id);
 const struct devnode_facts *facts_devnode(const struct facts *f, const char *path);
+/* /proc/modules was read whole: a module it does not list is not loaded.
+ * Otherwise only what it lists is known. */
+bool kmod_list_whole(const struct facts *f);
 
 /* Append a note for probe `probe`; silently dropped when full. */
 void facts_note(struct facts *f, const char *probe, const char *fmt, ...)

@@ -134,7 +134,7 @@ kmod_explains(const struct facts *f)
 	const struct kmod_facts *k = &f->kmod;
 	int i;
 
-	if (f->host.wsl || !k->modules_readable)
+	if (f->host.wsl || !kmod_list_whole(f))
 		return false;
 	if (!k->nvidia || k->nouveau)
 		return true;

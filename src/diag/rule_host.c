@@ -355,7 +355,7 @@ check_secure_boot(const struct facts *f, struct findings *out)
 
 	if (f->host.secure_boot != 1 || f->host.wsl || f->ngpus == 0)
 		return;
-	if (!k->modules_readable || k->nvidia || k->nouveau)
+	if (!kmod_list_whole(f) || k->nvidia || k->nouveau)
 		return;
 	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++)
 		if (!strcmp(f->gpus[i].kernel_driver, "nouveau"))

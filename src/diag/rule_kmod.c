@@ -41,7 +41,7 @@ nouveau_bound(const struct facts *f)
 static bool
 applies(const struct facts *f)
 {
-	return f->ngpus > 0 && !f->host.wsl && f->kmod.modules_readable;
+	return f->ngpus > 0 && !f->host.wsl && kmod_list_whole(f);
 }
 
 /* ---- kmod.nouveau_loaded -------------------------------------------------------- */

@@ -109,7 +109,7 @@ driver_state(struct explain_cause *c, const struct facts *f)
 		explain_evidence(c, "this machine's driver is %s%s%s", f->driver.version,
 				 f->driver.cuda_version[0] ? ", which runs CUDA up to " : "",
 				 f->driver.cuda_version);
-	else if (f->kmod.modules_readable && !f->kmod.nvidia)
+	else if (kmod_list_whole(f) && !f->kmod.nvidia)
 		explain_evidence(c, "this machine has no NVIDIA driver loaded");
 	else
 		explain_evidence(c, "no NVIDIA driver was found on this machine");

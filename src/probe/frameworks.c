@@ -339,7 +339,7 @@ read_site_file(const char *site, const char *rel)
 	size_t len;
 
 	str_fmt(path, sizeof(path), "%s/%s", site, rel);
-	return root_read_all(path, MAX_PYFILE, &len);
+	return root_read_all(path, MAX_PYFILE, &len, NULL);
 }
 
 static bool
@@ -375,7 +375,7 @@ load_site_wheels(struct site_wheels *s)
 		if (!dash || dash[1] < '0' || dash[1] > '9')
 			continue;
 		str_fmt(path, sizeof(path), "%s/%s/RECORD", s->site, name);
-		if (!(data = root_read_all(path, MAX_RECORD, &len)))
+		if (!(data = root_read_all(path, MAX_RECORD, &len, NULL)))
 			continue;
 		total += len;
 		s->w = xrealloc(s->w, (size_t)(s->n + 1) * sizeof(*s->w));
@@ -647,7 +647,7 @@ toolkit_version(const char *dir, char *out, size_t size)
 	if (root_realpath(dir, real, sizeof(real)) == 0 && path_cuda_version(real, out, size))
 		return;
 	str_fmt(path, sizeof(path), "%s/version.json", dir);
-	if ((text = root_read_all(path, MAX_VERSION_FILE, &len))) {
+	if ((text = root_read_all(path, MAX_VERSION_FILE, &len, NULL))) {
 		if ((p = strstr(text, "\"cuda\"")) && (p = strstr(p, "\"version\"")) &&
 		    (p = strchr(p + 9, ':')) && (p = strchr(p, '"')) && vers_parse(p + 1, v, 2) == 2)
 			str_fmt(out, size, "%d.%d", v[0], v[1]);
@@ -656,7 +656,7 @@ toolkit_version(const char *dir, char *out, size_t size)
 			return;
 	}
 	str_fmt(path, sizeof(path), "%s/version.txt", dir);
-	if ((text = root_read_all(path, MAX_VERSION_FILE, &len))) {
+	if ((text = root_read_all(path, MAX_VERSION_FILE, &len, NULL))) {
 		if ((p = strstr(text, "CUDA Version ")) && vers_parse(p + 13, v, 2) == 2)
 			str_fmt(out, size, "%d.%d", v[0], v[1]);
 		free(text);

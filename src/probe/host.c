@@ -95,9 +95,9 @@ probe_os_release(struct host_facts *h, struct facts *f)
 	char *data, *line, *save = NULL;
 	const char *pm;
 
-	data = root_read_all("/etc/os-release", OS_RELEASE_MAX, NULL);
+	data = root_read_all("/etc/os-release", OS_RELEASE_MAX, NULL, NULL);
 	if (!data)
-		data = root_read_all("/usr/lib/os-release", OS_RELEASE_MAX, NULL);
+		data = root_read_all("/usr/lib/os-release", OS_RELEASE_MAX, NULL, NULL);
 	if (!data) {
 		facts_note(f, "host", "no readable /etc/os-release or /usr/lib/os-release");
 		return;
@@ -168,7 +168,7 @@ probe_cpuinfo(struct host_facts *h, struct facts *f, struct cpu_scan *cs)
 	bool flags_seen = false;
 	size_t len = 0;
 
-	data = root_read_all("/proc/cpuinfo", CPUINFO_MAX, &len);
+	data = root_read_all("/proc/cpuinfo", CPUINFO_MAX, &len, NULL);
 	if (!data) {
 		facts_note(f, "host", "/proc/cpuinfo unreadable");
 		return;
@@ -280,7 +280,7 @@ env_container_kind(char *out, size_t size)
 static void
 probe_container(struct host_facts *h)
 {
-	char *cg = root_read_all("/proc/1/cgroup", CGROUP_MAX, NULL);
+	char *cg = root_read_all("/proc/1/cgroup", CGROUP_MAX, NULL, NULL);
 	char kind[24];
 	const char *k8s = getenv("KUBERNETES_SERVICE_HOST");
 

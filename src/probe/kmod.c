@@ -75,13 +75,16 @@ probe_modules(struct kmod_facts *k, struct facts *f)
 {
 	char *data, *line, *save = NULL;
 
-	data = root_read_all("/proc/modules", MODULES_MAX, NULL);
+	data = root_read_all("/proc/modules", MODULES_MAX, NULL, &k->modules_cut);
 	if (!data) {
 		k->modules_readable = false;
 		facts_note(f, "kmod", "/proc/modules unreadable");
 		return;
 	}
 	k->modules_readable = true;
+	if (k->modules_cut)
+		facts_note(f, "kmod", "/proc/modules is larger than %u KiB: a module not in "
+				      "its first part is unknown, not absent", MODULES_MAX >> 10);
 	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		size_t n = strcspn(line, " \t"), fl;
 
@@ -200,7 +203,7 @@ file_blacklists_nouveau(const char *path)
 	char *data, *line, *save = NULL;
 	bool hit = false;
 
-	data = root_read_all(path, CONF_MAX, NULL);
+	data = root_read_all(path, CONF_MAX, NULL, NULL);
 	if (!data)
 		return false;
 	for (line = strtok_r(data, "\n", &save); line && !hit; line = strtok_r(NULL, "\n", &save))

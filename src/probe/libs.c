@@ -632,7 +632,7 @@ load_record(struct distidx *x, const char *dir, const char *name)
 	size_t len;
 
 	str_fmt(path, sizeof(path), "%s/%s/RECORD", dir, name);
-	data = root_read_all(path, MAX_RECORD, &len);
+	data = root_read_all(path, MAX_RECORD, &len, NULL);
 	if (!data)
 		return 0;
 	x->pkgs = xrealloc(x->pkgs, (size_t)(x->npkgs + 1) * sizeof(*x->pkgs));
@@ -822,7 +822,7 @@ header_version(const char *file, const struct libdef *def, char *out, size_t siz
 	char *text;
 	int i;
 
-	text = root_read_all(file, MAX_HEADER, &len);
+	text = root_read_all(file, MAX_HEADER, &len, NULL);
 	if (!text)
 		return false;
 	out[0] = '\0';
@@ -904,7 +904,7 @@ version_from_json(const struct lib_facts *l, const struct libdef *def, char *out
 		return false;
 	if (def->json_key[0]) {
 		str_fmt(path, sizeof(path), "%s/version.json", l->origin_root);
-		data = root_read_all(path, 1u << 20, &len);
+		data = root_read_all(path, 1u << 20, &len, NULL);
 		if (data) {
 			root = json_loadb(data, len, 0, NULL);
 			o = root ? json_object_get(root, def->json_key) : NULL;
@@ -920,7 +920,7 @@ version_from_json(const struct lib_facts *l, const struct libdef *def, char *out
 	if (!ok && strcmp(def->name, "cudart") == 0) {
 		const char *p;
 		str_fmt(path, sizeof(path), "%s/version.txt", l->origin_root);
-		data = root_read_all(path, 4096, &len);
+		data = root_read_all(path, 4096, &len, NULL);
 		if (data && (p = strstr(data, "CUDA Version ")) && ncomp(p + 13) > 0) {
 			str_copy(out, size, p + 13);
 			out[strcspn(out, " \t\r\n")] = '\0';

@@ -44,6 +44,13 @@ stamp(struct facts *f)
 		strftime(f->collected_at, sizeof(f->collected_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* A file read only in part: the facts say so (unknown is not absent). */
+static void
+note_cut(void *ctx, const char *path, size_t kept)
+{
+	facts_note(ctx, "read", "%s holds more than %zu bytes: only those were read", path, kept);
+}
+
 void
 probe_all(struct facts *f, const struct probe_opts *o)
 {
@@ -53,6 +60,7 @@ probe_all(struct facts *f, const struct probe_opts *o)
 	double t0 = clock_ms();
 
 	stamp(f);
+	root_on_cut(note_cut, f);
 	probe_driverlibs(f, o);
 	dj = driver_probe_start(f, o);
 	probe_libs(f, o);
@@ -65,5 +73,6 @@ probe_all(struct facts *f, const struct probe_opts *o)
 	if (o->deep)
 		probe_deep(f, o); /* after frameworks: compares with what it found */
 	probe_procs(f, o);
+	root_on_cut(NULL, NULL);
 	f->total_ms = clock_ms() - t0;
 }

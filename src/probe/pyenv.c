@@ -813,7 +813,7 @@ home_conda_txt(struct scan *s, const char *home)
 	int nlines = 0;
 
 	STR_FMT(file, "%s/.conda/environments.txt", home);
-	text = root_read_all(file, ENVTXT_MAX, NULL);
+	text = root_read_all(file, ENVTXT_MAX, NULL, NULL);
 	if (!text)
 		return;
 	for (line = strtok_r(text, "\n", &save); line && nlines < MAX_LISTED;
@@ -906,7 +906,7 @@ win_drive_c(char *out, size_t size)
 	bool automount = false;
 
 	str_copy(out, size, "/mnt/c");
-	text = root_read_all("/etc/wsl.conf", WSLCONF_MAX, NULL);
+	text = root_read_all("/etc/wsl.conf", WSLCONF_MAX, NULL, NULL);
 	if (!text)
 		return;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

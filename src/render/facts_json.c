@@ -132,6 +132,7 @@ static const struct field kmod_fields[] = {
 	FLD(kmod_facts, "flavour", FT_STR, flavour),
 	FLD(kmod_facts, "version_line", FT_STR, version_line),
 	FLD(kmod_facts, "modules_readable", FT_BOOL, modules_readable),
+	FLD(kmod_facts, "modules_cut", FT_BOOL, modules_cut),
 	FLD(kmod_facts, "nvidia", FT_BOOL, nvidia),
 	FLD(kmod_facts, "nvidia_uvm", FT_BOOL, nvidia_uvm),
 	FLD(kmod_facts, "nvidia_modeset", FT_BOOL, nvidia_modeset),

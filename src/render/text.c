@@ -202,11 +202,13 @@ section_kmod(const struct out *w, const struct facts *f)
 	heading(w, "KERNEL MODULES");
 	if (!k->modules_readable)
 		row(w, "modules", "/proc/modules could not be read");
+	else if (k->modules_cut)
+		row(w, "modules", "/proc/modules read in part: what it does not list is unknown");
 	if (k->nvidia_version[0])
 		row(w, "nvidia", "%s%s%s%s", k->nvidia_version, k->flavour[0] ? " (" : "", k->flavour,
 		    k->flavour[0] ? " kernel module)" : "");
 	else
-		row(w, "nvidia", "%s%s", k->nvidia ? "loaded" : "not loaded",
+		row(w, "nvidia", "%s%s", k->nvidia ? "loaded" : kmod_list_whole(f) ? "not loaded" : "unknown",
 		    k->nvidia_module_installed ? ", installed" : "");
 	buf_init(&b);
 	if (k->nvidia)

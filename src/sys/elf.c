@@ -362,18 +362,10 @@ out:
 int
 elf_read(const char *path, struct elf_info *info)
 {
-	char real[PATH_MAX], host[PATH_MAX];
 	int fd, rc;
 
 	memset(info, 0, sizeof(*info));
-	if (root_is_host()) {
-		str_copy(host, sizeof(host), path);
-	} else {
-		if (root_realpath(path, real, sizeof(real)) < 0)
-			return -1;
-		root_path(real, host, sizeof(host));
-	}
-	fd = open(host, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = root_open(path);
 	if (fd < 0)
 		return -1;
 	rc = elf_read_fd(fd, info);

@@ -166,7 +166,7 @@ ldcache_load(const char *path, struct ldcache *c)
 	/* root_read_all does not resolve links inside a fixture root */
 	if (!root_is_host() && root_realpath(path, real, sizeof(real)) == 0)
 		path = real;
-	data = root_read_all(path, LDCACHE_MAX_SIZE + 1, &len);
+	data = root_read_all(path, LDCACHE_MAX_SIZE + 1, &len, NULL);
 	if (!data)
 		return -1;
 	rc = ldcache_parse(data, len, c);

@@ -14,6 +14,31 @@
 #include <unistd.h>
 
 static char root_dir[PATH_MAX] = "/";
+static root_cut_fn cut_hook;
+static void *cut_ctx;
+
+void
+root_on_cut(root_cut_fn fn, void *ctx)
+{
+	cut_hook = fn;
+	cut_ctx = ctx;
+}
+
+/* After `kept` bytes of fd were read: is there more? Tells the hook. */
+static bool
+more_after(int fd, const char *path, size_t kept)
+{
+	char more;
+	ssize_t n;
+
+	while ((n = read(fd, &more, 1)) < 0 && errno == EINTR)
+		;
+	if (n <= 0)
+		return false;
+	if (cut_hook)
+		cut_hook(cut_ctx, path, kept);
+	return true;
+}
 
 void
 root_set(const char *dir)
@@ -121,16 +146,13 @@ root_open(const char *path)
 long
 root_read(const char *path, char *out, size_t size)
 {
-	char p[PATH_MAX];
 	size_t got = 0;
 	int fd;
 
 	if (!size)
 		return -1;
 	out[0] = '\0';
-	if (resolved(path, p, sizeof(p)) < 0)
-		return -1;
-	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = root_open(path);
 	if (fd < 0)
 		return -1;
 	while (got < size - 1) {
@@ -147,6 +169,8 @@ root_read(const char *path, char *out, size_t size)
 			break;
 		got += (size_t)n;
 	}
+	if (got == size - 1)
+		more_after(fd, path, got);
 	out[got] = '\0';
 	close(fd);
 	return (long)got;
@@ -167,18 +191,17 @@ root_read_line(const char *path, char *out, size_t size)
 }
 
 char *
-root_read_all(const char *path, size_t max, size_t *len)
+root_read_all(const char *path, size_t max, size_t *len, bool *cut)
 {
-	char p[PATH_MAX];
 	size_t got = 0, alloc;
 	char *data;
 	int fd;
 
+	if (cut)
+		*cut = false;
 	if (max < 1)
 		return NULL;
-	if (resolved(path, p, sizeof(p)) < 0)
-		return NULL;
-	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = root_open(path);
 	if (fd < 0)
 		return NULL;
 	alloc = max < 4096 ? max : 4096;
@@ -186,8 +209,11 @@ root_read_all(const char *path, size_t max, size_t *len)
 	for (;;) {
 		ssize_t n;
 		if (got + 1 >= alloc) {
-			if (alloc >= max)
-				break; /* at the cap: the rest is cut off */
+			if (alloc >= max) {
+				if (more_after(fd, path, got) && cut)
+					*cut = true;
+				break;
+			}
 			alloc = alloc * 2 > max ? max : alloc * 2;
 			data = xrealloc(data, alloc);
 		}

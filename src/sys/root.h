@@ -29,13 +29,22 @@ void root_path(const char *path, char *out, size_t size);
  * or -1 with errno set (EINVAL for a file that is not regular). */
 int root_open(const char *path);
 
-/* Read a whole (small) file into out[size], NUL-terminated, cut at size-1.
- * Returns bytes read or -1 (errno set). */
+/* Called when root_read or root_read_all stops at its cap with more in the
+ * file (path, bytes kept), so that whoever probes can record that part of
+ * a file was read, not all of it. NULL: nobody is told. */
+typedef void (*root_cut_fn)(void *ctx, const char *path, size_t kept);
+void root_on_cut(root_cut_fn fn, void *ctx);
+
+/* Read a whole (small) regular file (root_open) into out[size],
+ * NUL-terminated, cut at size-1. Returns bytes read or -1 (errno set). */
 long root_read(const char *path, char *out, size_t size);
 /* Read the first line, trimmed. Returns 0 or -1. */
 int root_read_line(const char *path, char *out, size_t size);
-/* Read a whole file of any size into a heap buffer (free()); NULL on error. */
-char *root_read_all(const char *path, size_t max, size_t *len);
+/* Read a regular file (root_open) into a heap buffer (free()) of at most
+ * max bytes with the NUL: at most max-1 bytes of it. *cut (when cut is not
+ * NULL) says whether the file held more than that, so the caller can say
+ * so rather than take the part for the whole. NULL on error. */
+char *root_read_all(const char *path, size_t max, size_t *len, bool *cut);
 
 bool root_exists(const char *path);
 bool root_is_dir(const char *path);

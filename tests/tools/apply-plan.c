@@ -240,7 +240,7 @@ rewrite_text(const char *path, const char *old, const char *new)
 		return;
 	host_path(hp, sizeof(hp), path);
 	root_set("/");
-	if (!(text = root_read_all(hp, MAX_TEXT, &len)))
+	if (!(text = root_read_all(hp, MAX_TEXT, &len, NULL)))
 		die("cannot read %s", hp);
 	{
 		size_t cap = len + 64 * (strlen(new) + 1) + 1;
@@ -368,7 +368,7 @@ rewrite_scenario(const char *file, const char *new)
 	bool had_cuda = false, had_nvml = false;
 
 	root_set("/");
-	if (!(text = root_read_all(file, MAX_SCENARIO, &len)))
+	if (!(text = root_read_all(file, MAX_SCENARIO, &len, NULL)))
 		die("cannot read scenario %s", file);
 	buf_init(&b);
 	for (p = text; *p;) {

@@ -550,6 +550,7 @@ static void
 test_modules(void **state)
 {
 	struct facts *f = new_facts();
+	int k;
 
 	(void)state;
 	probe_kmod(f, &opts);
@@ -600,6 +601,32 @@ test_modules(void **state)
 	assert_true(f->kmod.modules_readable);
 	assert_false(f->kmod.nvidia || f->kmod.nouveau);
 	free(f);
+
+	/* past the 1 MiB cap: read in part, said so, nvidia unknown */
+	{
+		size_t line = strlen("filler_module_000000 16384 0 - Live 0x0\n"), n = (1u << 20) / line + 2;
+		char *big = malloc(n * line + 64), *p = big;
+		size_t i;
+
+		assert_non_null(big);
+		for (i = 0; i < n; i++)
+			p += sprintf(p, "filler_module_%06zu 16384 0 - Live 0x0\n", i);
+		strcpy(p, "nvidia 14299136 0 - Live 0x0\n");
+		put("proc/modules", big);
+		free(big);
+	}
+	f = new_facts();
+	root_on_cut(NULL, NULL);
+	probe_kmod(f, &opts);
+	assert_true(f->kmod.modules_readable);
+	assert_true(f->kmod.modules_cut);
+	assert_false(f->kmod.nvidia);
+	assert_false(kmod_list_whole(f));
+	for (k = 0; k < f->nnotes && !strstr(f->notes[k].note, "unknown, not absent"); k++)
+		;
+	assert_true(k < f->nnotes);
+	free(f);
+	put("proc/modules", "");
 }
 
 static void

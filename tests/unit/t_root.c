@@ -6,6 +6,7 @@
 
 #include "sys/root.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,12 @@ setup(void **state)
 	link_("/etc", "etc-abs");
 	link_("../../etc", "usr/local/up");
 	link_("/proc/self", "self-abs");
+	link_("/dev/zero", "etc/zero-link");
+	{
+		char p[512];
+		snprintf(p, sizeof(p), "%s/etc/fifo", tree);
+		assert_int_equal(mkfifo(p, 0600), 0);
+	}
 	root_set(tree);
 	return 0;
 }
@@ -128,16 +135,81 @@ test_stat_and_readlink(void **state)
 	assert_false(root_exists("/nonexistent"));
 }
 
+static char cut_path[512];
+static size_t cut_kept;
+
+static void
+on_cut(void *ctx, const char *path, size_t kept)
+{
+	(void)ctx;
+	snprintf(cut_path, sizeof(cut_path), "%s", path);
+	cut_kept = kept;
+}
+
 static void
 test_read_all_caps(void **state)
 {
 	size_t len = 0;
-	char *s = root_read_all("/etc/os-release", 4, &len);
+	bool cut = false;
+	char buf[16];
+	char *s;
 
+	(void)state;
+	root_on_cut(on_cut, NULL);
+	s = root_read_all("/etc/os-release", 4, &len, &cut);
 	assert_non_null(s);
-	assert_true(len <= 3);
+	assert_int_equal(len, 3);
+	assert_true(cut);
+	assert_string_equal(cut_path, "/etc/os-release");
+	assert_int_equal(cut_kept, 3);
 	free(s);
-	assert_null(root_read_all("/missing", 100, &len));
+	/* "ID=fixture\n" is 11 bytes: a cap of 12 holds it whole */
+	cut_path[0] = '\0';
+	s = root_read_all("/etc/os-release", 12, &len, &cut);
+	assert_int_equal(len, 11);
+	assert_false(cut);
+	assert_string_equal(cut_path, "");
+	free(s);
+	/* root_read into a buffer says so too */
+	assert_int_equal(root_read("/etc/os-release", buf, 5), 4);
+	assert_string_equal(cut_path, "/etc/os-release");
+	cut_path[0] = '\0';
+	assert_int_equal(root_read("/etc/os-release", buf, 12), 11);
+	assert_string_equal(cut_path, "");
+	root_on_cut(NULL, NULL);
+	assert_null(root_read_all("/missing", 100, &len, &cut));
+}
+
+/* A FIFO or a device, reached by name or through a link, is never opened
+ * (opening alone can block, rewind a tape or arm a watchdog). */
+static void
+test_only_regular_files(void **state)
+{
+	char buf[16], host[600];
+	size_t len;
+	int fd;
+
+	(void)state;
+	errno = 0;
+	assert_int_equal(root_open("/etc/fifo"), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(root_read("/etc/fifo", buf, sizeof(buf)), -1);
+	assert_null(root_read_all("/etc/fifo", 100, &len, NULL));
+	/* inside the tree the link's /dev/zero does not exist */
+	assert_int_equal(root_open("/etc/zero-link"), -1);
+	/* on the host it is the device, and it is refused */
+	snprintf(host, sizeof(host), "%s/etc/zero-link", tree);
+	root_set(NULL);
+	errno = 0;
+	assert_int_equal(root_open(host), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_null(root_read_all(host, 1u << 20, &len, NULL));
+	assert_int_equal(root_open("/dev/null"), -1);
+	snprintf(host, sizeof(host), "%s/etc/os-release", tree);
+	fd = root_open(host);
+	assert_true(fd >= 0);
+	close(fd);
+	root_set(tree);
 }
 
 int
@@ -148,6 +220,7 @@ main(void)
 		cmocka_unit_test(test_absolute_links_stay_inside),
 		cmocka_unit_test(test_stat_and_readlink),
 		cmocka_unit_test(test_read_all_caps),
+		cmocka_unit_test(test_only_regular_files),
 	};
 	return cmocka_run_group_tests_name("root", tests, setup, teardown);
 }
