@@ -186,7 +186,7 @@ struct driver_facts {
 	char cuda_loaded_path[F_PATH];
 	int cuda_driver_version;     /* cuDriverGetVersion: 13000; 0 unknown */
 	bool cuinit_called;
-	int cuinit_rc;
+	int cuinit_rc;               /* when cuinit_called */
 	char cuinit_name[F_NAME];    /* CUDA_ERROR_NO_DEVICE */
 	char cuinit_text[F_TEXT];
 	int cuda_device_count;       /* -1 unknown */
@@ -197,7 +197,8 @@ struct driver_facts {
 	int nvml_signal;             /* for CHILD_CRASHED */
 	char nvml_error[F_TEXT];
 	char nvml_loaded_path[F_PATH];
-	int nvml_init_rc;
+	bool nvml_init_called;
+	int nvml_init_rc;            /* when nvml_init_called */
 	char nvml_init_name[F_NAME];
 	char nvml_driver_version[32];
 	int nvml_cuda_version;       /* nvmlSystemGetCudaDriverVersion: 13000 */
@@ -376,6 +377,19 @@ struct probe_note {
 
 /* ---- the whole -------------------------------------------------------------- */
 
+/* The parts of the facts a document holds under its own key; a rule that
+ * reads a part (rules.c) is not run when the part is unknown. */
+enum facts_part {
+	FACTS_PART_HOST = 1u << 0,   /* .host */
+	FACTS_PART_GPUS = 1u << 1,   /* .gpus, .other_gpus */
+	FACTS_PART_KMOD = 1u << 2,   /* .kmod */
+	FACTS_PART_DRIVER = 1u << 3, /* .driver */
+	FACTS_PART_LIBS = 1u << 4,   /* .libs */
+	FACTS_PART_ENV = 1u << 5,    /* .env */
+	FACTS_PART_PROCS = 1u << 6,  /* .procs */
+	FACTS_PART_PYTHON = 1u << 7, /* .python */
+};
+
 struct facts {
 	char schema[32];
 	char tool_version[24];
@@ -383,6 +397,8 @@ struct facts {
 	char hostname[F_NAME];
 	char collected_at[32];       /* ISO 8601 UTC */
 	bool from_file;              /* read back with --from */
+	unsigned unknown_parts;      /* --from: the parts (FACTS_PART_*) the document
+	                                did not hold: unknown, never taken as empty */
 
 	struct host_facts host;
 

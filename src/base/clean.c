@@ -3,43 +3,9 @@
  * file) made safe to show on a terminal; see clean.h.
  */
 #include "base/clean.h"
+#include "base/utf8.h"
 
 #include <string.h>
-
-/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	unsigned cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
 
 /* Length of the escape sequence at s[0] == ESC. */
 static size_t

@@ -11,6 +11,7 @@
 #include "render/facts_json.h"
 #include "sys/root.h"
 
+#include <string.h>
 #include <sys/stat.h>
 
 int
@@ -21,10 +22,16 @@ cli_facts(const char *from, const char *root, const struct probe_opts *po, struc
 	facts_init(f);
 	if (from) {
 		char err[256];
+		int i;
+
 		if (facts_load_file(from, f, err, sizeof(err)) < 0) {
 			fprintf(stderr, "gpudoctor: %s\n", err);
 			return -1;
 		}
+		/* what is missing or malformed in the document: said where it is seen */
+		for (i = 0; i < f->nnotes; i++)
+			if (!strcmp(f->notes[i].probe, "from"))
+				fprintf(stderr, "gpudoctor: warning: %s: %s\n", from, f->notes[i].note);
 		facts_derive(f);
 		return 0;
 	}

@@ -272,8 +272,10 @@ gather(const struct plan_args *a, struct facts *f, struct plan_machine *m)
 			STR_COPY(m->python3, pv.version);
 		}
 	}
-	if (a->driver)
+	if (a->driver) {
 		str_copy(m->driver, sizeof(m->driver), strcasecmp(a->driver, "none") ? a->driver : "");
+		m->driver_unknown = false;
+	}
 	if (a->gpu && apply_gpu(a->gpu, m, f) < 0)
 		return -1;
 	if (a->python)

@@ -15,6 +15,8 @@
 struct rule {
 	const char *name;
 	void (*check)(const struct facts *f, struct findings *out);
+	unsigned needs; /* FACTS_PART_*: the parts whose emptiness it reads as
+	                   "absent"; not run when one is unknown (--from) */
 };
 
 /* The ordered rule table, NULL-terminated name. */

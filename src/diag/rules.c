@@ -5,16 +5,25 @@
 
 #include <string.h>
 
+#define P_HOST FACTS_PART_HOST
+#define P_GPUS FACTS_PART_GPUS
+#define P_KMOD FACTS_PART_KMOD
+#define P_DRIVER FACTS_PART_DRIVER
+#define P_LIBS FACTS_PART_LIBS
+#define P_ENV FACTS_PART_ENV
+#define P_PROCS FACTS_PART_PROCS
+#define P_PYTHON FACTS_PART_PYTHON
+
 const struct rule rules[] = {
-	{.name = "host", .check = rule_host},
-	{.name = "hw", .check = rule_hw},
-	{.name = "kmod", .check = rule_kmod},
-	{.name = "driver", .check = rule_driver},
-	{.name = "libs", .check = rule_libs},
-	{.name = "fw", .check = rule_fw},
-	{.name = "env", .check = rule_env},
-	{.name = "mem", .check = rule_mem},
-	{.name = NULL, .check = NULL},
+	{.name = "host", .check = rule_host, .needs = P_HOST | P_GPUS | P_KMOD | P_DRIVER | P_PYTHON},
+	{.name = "hw", .check = rule_hw, .needs = P_HOST | P_GPUS | P_DRIVER | P_LIBS},
+	{.name = "kmod", .check = rule_kmod, .needs = P_HOST | P_GPUS | P_KMOD | P_DRIVER},
+	{.name = "driver", .check = rule_driver, .needs = P_HOST | P_GPUS | P_KMOD | P_DRIVER | P_LIBS},
+	{.name = "libs", .check = rule_libs, .needs = P_HOST | P_DRIVER | P_LIBS | P_ENV},
+	{.name = "fw", .check = rule_fw, .needs = P_HOST | P_GPUS | P_DRIVER | P_LIBS | P_ENV | P_PYTHON},
+	{.name = "env", .check = rule_env, .needs = P_HOST | P_GPUS | P_DRIVER | P_LIBS | P_ENV | P_PROCS},
+	{.name = "mem", .check = rule_mem, .needs = P_HOST | P_GPUS | P_PROCS},
+	{.name = NULL, .check = NULL, .needs = 0},
 };
 
 /* Rank of the environment a finding concerns: machine-wide findings 0, then
@@ -56,7 +65,8 @@ rules_run(const struct facts *f, struct findings *out)
 	const struct rule *r;
 
 	for (r = rules; r->name; r++)
-		r->check(f, out);
+		if (!(r->needs & f->unknown_parts))
+			r->check(f, out);
 	findings_explain(out);
 	findings_sort(out);
 	group_by_env(f, out);

@@ -105,7 +105,9 @@ framework_builds(struct explain_cause *c, const struct facts *f)
 static void
 driver_state(struct explain_cause *c, const struct facts *f)
 {
-	if (f->driver.version[0])
+	if (f->unknown_parts & FACTS_PART_DRIVER)
+		explain_evidence(c, "the facts do not hold this machine's driver");
+	else if (f->driver.version[0])
 		explain_evidence(c, "this machine's driver is %s%s%s", f->driver.version,
 				 f->driver.cuda_version[0] ? ", which runs CUDA up to " : "",
 				 f->driver.cuda_version);

@@ -731,7 +731,10 @@ machine_notes(struct plan *p, const struct plan_machine *m, const struct ctx *c)
 		note(p, "no NVIDIA GPU found: planning a CPU-only install");
 	else if (!c->gpu)
 		note(p, "no NVIDIA GPU or driver given: planning a CPU-only install");
-	if (c->gpu && !m->driver[0])
+	if (c->gpu && !m->driver[0] && m->driver_unknown)
+		note(p, "the driver is unknown (the facts do not hold it): assuming it runs the "
+			"chosen build's CUDA");
+	else if (c->gpu && !m->driver[0])
 		note(p, "no NVIDIA driver found: the plan installs one first");
 	if (c->gpu && !m->gpu_present)
 		note(p, "GPU not known: assuming it supports the chosen build's CUDA");
@@ -752,7 +755,8 @@ plan_machine_from_facts(const struct facts *f, struct plan_machine *m)
 	memset(m, 0, sizeof(*m));
 	m->cpu_avx = -1;
 	STR_COPY(m->driver, f->driver.version);
-	m->gpu_known = f->pci_valid || f->from_file;
+	m->driver_unknown = f->unknown_parts & FACTS_PART_DRIVER;
+	m->gpu_known = (f->pci_valid || f->from_file) && !(f->unknown_parts & FACTS_PART_GPUS);
 	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
 		const struct gpu_facts *g = &f->gpus[i];
 		m->gpu_present = true;
@@ -864,7 +868,7 @@ plan_make(const struct plan_machine *m, int fw, const char *want, struct plan *p
 	if (c.gpu_unknown_to_driver == RUNS_DRIVER_PREDATES_GPU)
 		return driver_predates_gpu(m, &c, fw, want, p);
 	p->gpu = c.gpu;
-	p->need_driver_install = c.gpu && !m->driver[0];
+	p->need_driver_install = c.gpu && !m->driver[0] && !m->driver_unknown;
 	if (m->driver[0] && kb_driver_max_cuda(m->driver, p->max_cuda, sizeof(p->max_cuda)) < 0)
 		p->max_cuda[0] = '\0';
 	machine_notes(p, m, &c);

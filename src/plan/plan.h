@@ -33,6 +33,8 @@ enum plan_fw { PLAN_TF, PLAN_TORCH, PLAN_JAX };
 /* What is known about the machine; "" (or -1) = unknown / absent. */
 struct plan_machine {
 	char driver[32];            /* "470.82.01"; "" no NVIDIA driver found */
+	bool driver_unknown;        /* "" means unknown, not none (a facts document
+	                               without its driver) */
 	char gpu_name[64];          /* "NVIDIA GeForce RTX 3090"; "" none or unknown */
 	char compute_capability[8]; /* "8.6"; "" unknown */
 	bool gpu_present;           /* an NVIDIA GPU is there (its name may be unknown) */

@@ -954,6 +954,7 @@ finish_nvml(struct lib_job *j, struct facts *f)
 		return;
 	}
 	d->nvml_state = CHILD_OK;
+	d->nvml_init_called = true;
 	d->nvml_init_rc = a.init_rc;
 	nvml_error_name(a.init_rc, d->nvml_init_name, sizeof(d->nvml_init_name));
 	if (a.init_rc != NVML_SUCCESS)

@@ -15,16 +15,23 @@
 #include "render/facts_json.h"
 #include "base/clean.h"
 #include "base/str.h"
+#include "base/xalloc.h"
+#include "render/json_bytes.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 enum ftype {
 	FT_BOOL,
 	FT_INT,      /* int, always a number */
 	FT_INT_OPT,  /* int, -1 <-> null */
+	FT_INT_NZ,   /* int, 0 (none, unknown) <-> null */
 	FT_UINT,     /* unsigned */
 	FT_U64,      /* uint64_t */
 	FT_U64_OPT,  /* uint64_t, UINT64_MAX <-> null */
@@ -44,9 +51,14 @@ struct field {
 	enum ftype type;
 	size_t off;
 	size_t size;
+	size_t when;  /* 1 + offset of a bool that must be true for the value to
+	                 mean anything (null otherwise); 0: always */
 };
 
-#define FLD(S, key, type, m) {key, type, offsetof(struct S, m), sizeof(((struct S *)0)->m)}
+#define FLD(S, key, type, m) {key, type, offsetof(struct S, m), sizeof(((struct S *)0)->m), 0}
+/* a value known only when the bool `w` of the same struct is true */
+#define FLD_WHEN(S, key, type, m, w) \
+	{key, type, offsetof(struct S, m), sizeof(((struct S *)0)->m), 1 + offsetof(struct S, w)}
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
 
 static const struct field host_fields[] = {
@@ -148,9 +160,9 @@ static const struct field devnode_fields[] = {
 	FLD(devnode_facts, "path", FT_STR, path),
 	FLD(devnode_facts, "exists", FT_BOOL, exists),
 	FLD(devnode_facts, "is_char", FT_BOOL, is_char),
-	FLD(devnode_facts, "mode", FT_UINT, mode),
-	FLD(devnode_facts, "uid", FT_UINT, uid),
-	FLD(devnode_facts, "gid", FT_UINT, gid),
+	FLD_WHEN(devnode_facts, "mode", FT_UINT, mode, exists),
+	FLD_WHEN(devnode_facts, "uid", FT_UINT, uid, exists),
+	FLD_WHEN(devnode_facts, "gid", FT_UINT, gid, exists),
 	FLD(devnode_facts, "accessible", FT_BOOL, accessible),
 };
 
@@ -160,24 +172,25 @@ static const struct field driver_fields[] = {
 	FLD(driver_facts, "cuda_version", FT_STR, cuda_version),
 	FLD(driver_facts, "cuda_version_source", FT_STR, cuda_version_source),
 	FLD(driver_facts, "cuda_state", FT_CHILD, cuda_state),
-	FLD(driver_facts, "cuda_signal", FT_INT, cuda_signal),
+	FLD(driver_facts, "cuda_signal", FT_INT_NZ, cuda_signal),
 	FLD(driver_facts, "cuda_error", FT_STR, cuda_error),
 	FLD(driver_facts, "cuda_loaded_path", FT_STR, cuda_loaded_path),
-	FLD(driver_facts, "cuda_driver_version", FT_INT, cuda_driver_version),
+	FLD(driver_facts, "cuda_driver_version", FT_INT_NZ, cuda_driver_version),
 	FLD(driver_facts, "cuinit_called", FT_BOOL, cuinit_called),
-	FLD(driver_facts, "cuinit_rc", FT_INT, cuinit_rc),
+	FLD_WHEN(driver_facts, "cuinit_rc", FT_INT, cuinit_rc, cuinit_called),
 	FLD(driver_facts, "cuinit_name", FT_STR, cuinit_name),
 	FLD(driver_facts, "cuinit_text", FT_STR, cuinit_text),
 	FLD(driver_facts, "cuda_device_count", FT_INT_OPT, cuda_device_count),
 	FLD(driver_facts, "cuda_ms", FT_DOUBLE, cuda_ms),
 	FLD(driver_facts, "nvml_state", FT_CHILD, nvml_state),
-	FLD(driver_facts, "nvml_signal", FT_INT, nvml_signal),
+	FLD(driver_facts, "nvml_signal", FT_INT_NZ, nvml_signal),
 	FLD(driver_facts, "nvml_error", FT_STR, nvml_error),
 	FLD(driver_facts, "nvml_loaded_path", FT_STR, nvml_loaded_path),
-	FLD(driver_facts, "nvml_init_rc", FT_INT, nvml_init_rc),
+	FLD(driver_facts, "nvml_init_called", FT_BOOL, nvml_init_called),
+	FLD_WHEN(driver_facts, "nvml_init_rc", FT_INT, nvml_init_rc, nvml_init_called),
 	FLD(driver_facts, "nvml_init_name", FT_STR, nvml_init_name),
 	FLD(driver_facts, "nvml_driver_version", FT_STR, nvml_driver_version),
-	FLD(driver_facts, "nvml_cuda_version", FT_INT, nvml_cuda_version),
+	FLD(driver_facts, "nvml_cuda_version", FT_INT_NZ, nvml_cuda_version),
 	FLD(driver_facts, "nvml_device_count", FT_INT_OPT, nvml_device_count),
 };
 
@@ -269,7 +282,7 @@ static const struct field targets_fields[] = {
 static const struct field live_fields[] = {
 	FLD(framework_live_facts, "ran", FT_BOOL, ran),
 	FLD(framework_live_facts, "state", FT_CHILD, state),
-	FLD(framework_live_facts, "signal", FT_INT, signal),
+	FLD(framework_live_facts, "signal", FT_INT_NZ, signal),
 	FLD(framework_live_facts, "error", FT_STR, error),
 	FLD(framework_live_facts, "version", FT_STR, version),
 	FLD(framework_live_facts, "module", FT_STR, module),
@@ -316,6 +329,22 @@ static const struct field top_fields[] = {
 	FLD(facts, "pci_valid", FT_BOOL, pci_valid),
 };
 
+/* The parts of the document, each under its own key (facts.h). */
+static const struct {
+	const char *key;
+	unsigned part;
+	const char *what;
+} parts[] = {
+	{"host", FACTS_PART_HOST, "the host is"},
+	{"gpus", FACTS_PART_GPUS, "the GPUs are"},
+	{"kmod", FACTS_PART_KMOD, "the kernel modules are"},
+	{"driver", FACTS_PART_DRIVER, "the driver is"},
+	{"libs", FACTS_PART_LIBS, "the CUDA libraries are"},
+	{"env", FACTS_PART_ENV, "the environment variables are"},
+	{"procs", FACTS_PART_PROCS, "the GPU processes are"},
+	{"python", FACTS_PART_PYTHON, "the Python environments are"},
+};
+
 /* ---- writing ---------------------------------------------------------------- */
 
 static json_t *
@@ -324,6 +353,8 @@ field_to_json(const void *base, const struct field *fd)
 	const char *p = (const char *)base + fd->off;
 	char tmp[16];
 
+	if (fd->when && !*((const bool *)((const char *)base + fd->when - 1)))
+		return json_null();
 	switch (fd->type) {
 	case FT_BOOL:
 		return json_boolean(*(const bool *)p);
@@ -331,6 +362,8 @@ field_to_json(const void *base, const struct field *fd)
 		return json_integer(*(const int *)p);
 	case FT_INT_OPT:
 		return *(const int *)p == -1 ? json_null() : json_integer(*(const int *)p);
+	case FT_INT_NZ:
+		return *(const int *)p == 0 ? json_null() : json_integer(*(const int *)p);
 	case FT_UINT:
 		return json_integer(*(const unsigned *)p);
 	case FT_U64:
@@ -341,7 +374,7 @@ field_to_json(const void *base, const struct field *fd)
 	case FT_DOUBLE:
 		return json_real(*(const double *)p);
 	case FT_STR:
-		return p[0] ? json_stringn(p, strnlen(p, fd->size)) : json_null();
+		return p[0] ? json_bytes(p, strnlen(p, fd->size)) : json_null();
 	case FT_WORDS: {
 		json_t *a = json_array();
 		const char *w = p, *end = p + strnlen(p, fd->size);
@@ -349,7 +382,7 @@ field_to_json(const void *base, const struct field *fd)
 		while (w < end) {
 			size_t n = strcspn(w, " ");
 			if (n)
-				json_array_append_new(a, json_stringn(w, n));
+				json_array_append_new(a, json_bytes(w, n));
 			w += n + (w[n] == ' ');
 		}
 		return a;
@@ -363,9 +396,7 @@ field_to_json(const void *base, const struct field *fd)
 	case FT_CHAR:
 		if (*p == 0 || *p == '?')
 			return json_null();
-		tmp[0] = *p;
-		tmp[1] = '\0';
-		return json_string(tmp);
+		return json_bytes(p, 1);
 	case FT_CHILD:
 		return json_string(child_state_name(*(const int *)p));
 	case FT_ORIGIN:
@@ -415,12 +446,12 @@ findings_to_json(const struct findings *fs)
 		json_object_set_new(o, "id", json_string(fi->id));
 		json_object_set_new(o, "severity", json_string(severity_name(fi->severity)));
 		json_object_set_new(o, "layer", json_string(fi->layer));
-		json_object_set_new(o, "title", json_string(fi->title));
+		json_object_set_new(o, "title", json_bytes(fi->title, strlen(fi->title)));
 		for (k = 0; k < fi->nevidence; k++)
-			json_array_append_new(ev, json_string(fi->evidence[k]));
+			json_array_append_new(ev, json_bytes(fi->evidence[k], strlen(fi->evidence[k])));
 		json_object_set_new(o, "evidence", ev);
-		json_object_set_new(o, "fix", fi->fix ? json_string(fi->fix) : json_null());
-		json_object_set_new(o, "env", fi->env ? json_string(fi->env) : json_null());
+		json_object_set_new(o, "fix", fi->fix ? json_bytes(fi->fix, strlen(fi->fix)) : json_null());
+		json_object_set_new(o, "env", fi->env ? json_bytes(fi->env, strlen(fi->env)) : json_null());
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -439,7 +470,7 @@ live_to_json(const struct framework_live_facts *lv)
 	o = obj_to_json(lv, live_fields, NFIELDS(live_fields));
 	m = json_array();
 	for (i = 0; i < lv->nmapped && i < MAX_LIVE_MAPPED; i++)
-		json_array_append_new(m, json_string(lv->mapped[i]));
+		json_array_append_new(m, json_bytes(lv->mapped[i], strnlen(lv->mapped[i], F_PATH)));
 	json_object_set_new(o, "mapped", m);
 	return o;
 }
@@ -509,6 +540,12 @@ facts_to_json(const struct facts *f, const struct findings *fs)
 	json_object_set_new(doc, "procs", ARRAY_JSON(f->procs, f->nprocs, proc_fields));
 	json_object_set_new(doc, "python", python_to_json(f));
 	json_object_set_new(doc, "notes", ARRAY_JSON(f->notes, f->nnotes, note_fields));
+	/* what a document read back did not hold stays unknown: null */
+	for (i = 0; i < (int)(sizeof(parts) / sizeof(parts[0])); i++)
+		if (f->unknown_parts & parts[i].part)
+			json_object_set_new(doc, parts[i].key, json_null());
+	if (f->unknown_parts & FACTS_PART_GPUS)
+		json_object_set_new(doc, "other_gpus", json_null());
 	if (fs)
 		json_object_set_new(doc, "findings", findings_to_json(fs));
 	return doc;
@@ -578,18 +615,71 @@ facts_clean_text(struct facts *f)
 
 /* ---- reading ---------------------------------------------------------------- */
 
-static unsigned
-parse_hex(const char *s)
-{
-	unsigned long v = strtoul(s, NULL, 16);
+/* What reading found wrong, for the notes: the first few keys of the wrong
+ * type by name, the rest counted. */
+#define BAD_NAMED 6
 
-	return (unsigned)v;
+struct reader {
+	struct facts *f;
+	int nbad;
+};
+
+static const char *
+json_kind(json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a real number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	case JSON_NULL:
+		return "null";
+	}
+	return "a value";
 }
 
 static void
+bad(struct reader *r, const char *where, const char *key, json_t *v, const char *want)
+{
+	if (r->nbad++ < BAD_NAMED)
+		facts_note(r->f, "from", "%s%s%s is %s, not %s: taken as unknown", where,
+			   key ? "." : "", key ? key : "", json_kind(v), want);
+}
+
+static unsigned
+parse_hex(const char *s, bool *ok)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 16);
+	*ok = end != s && !*end && !errno && v <= 0xffffffu;
+	return (unsigned)v;
+}
+
+static bool
+is_int(json_t *v, json_int_t lo, json_int_t hi)
+{
+	return json_is_integer(v) && json_integer_value(v) >= lo && json_integer_value(v) <= hi;
+}
+
+/* One value into its field; false when v has the wrong type (the field
+ * then keeps its unknown value). null is unknown, always right. */
+static bool
 field_from_json(void *base, const struct field *fd, json_t *v)
 {
 	char *p = (char *)base + fd->off;
+	bool ok = true;
 
 	if (json_is_null(v)) {
 		/* unknown: the sentinel facts_init already set (strings stay "") */
@@ -599,43 +689,58 @@ field_from_json(void *base, const struct field *fd, json_t *v)
 			*(uint64_t *)p = UINT64_MAX;
 		if (fd->type == FT_STR)
 			p[0] = '\0';
-		return;
+		return true;
 	}
 	switch (fd->type) {
 	case FT_BOOL:
-		if (json_is_boolean(v))
-			*(bool *)p = json_is_true(v);
-		break;
+		if (!json_is_boolean(v))
+			return false;
+		*(bool *)p = json_is_true(v);
+		return true;
 	case FT_INT:
 	case FT_INT_OPT:
-		if (json_is_integer(v))
-			*(int *)p = (int)json_integer_value(v);
-		break;
+	case FT_INT_NZ:
+		if (!is_int(v, INT32_MIN, INT32_MAX))
+			return false;
+		*(int *)p = (int)json_integer_value(v);
+		return true;
 	case FT_UINT:
-		if (json_is_integer(v))
-			*(unsigned *)p = (unsigned)json_integer_value(v);
-		break;
+		if (!is_int(v, 0, UINT32_MAX))
+			return false;
+		*(unsigned *)p = (unsigned)json_integer_value(v);
+		return true;
 	case FT_U64:
 	case FT_U64_OPT:
-		if (json_is_integer(v))
-			*(uint64_t *)p = (uint64_t)json_integer_value(v);
-		break;
+		if (!is_int(v, 0, LLONG_MAX))
+			return false;
+		*(uint64_t *)p = (uint64_t)json_integer_value(v);
+		return true;
 	case FT_DOUBLE:
-		if (json_is_number(v))
-			*(double *)p = json_number_value(v);
-		break;
+		if (!json_is_number(v))
+			return false;
+		*(double *)p = json_number_value(v);
+		return true;
 	case FT_STR:
-		if (json_is_string(v))
-			str_copy(p, fd->size, json_string_value(v));
-		break;
+		if (!json_is_string(v))
+			return false;
+		json_bytes_copy(p, fd->size, json_string_value(v));
+		return true;
 	case FT_WORDS: {
 		size_t i, len = 0;
+		char w[64];
 
+		if (!json_is_array(v))
+			return false;
 		p[0] = '\0';
-		for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
-			const char *w = json_string_value(json_array_get(v, i));
-			size_t n = w ? strlen(w) : 0;
+		for (i = 0; i < json_array_size(v); i++) {
+			json_t *e = json_array_get(v, i);
+			size_t n;
 
+			if (!json_is_string(e)) {
+				ok = false;
+				continue;
+			}
+			n = json_bytes_copy(w, sizeof(w), json_string_value(e));
 			/* one word each: no spaces, and all of it or none */
 			if (!n || strchr(w, ' ') || len + n + 2 > fd->size)
 				continue;
@@ -644,71 +749,133 @@ field_from_json(void *base, const struct field *fd, json_t *v)
 			memcpy(p + len, w, n + 1);
 			len += n;
 		}
-		break;
+		return ok;
 	}
 	case FT_HEX4:
-	case FT_HEX6:
+	case FT_HEX6: {
+		unsigned h;
+
 		if (json_is_string(v))
-			*(unsigned *)p = parse_hex(json_string_value(v));
-		else if (json_is_integer(v))
-			*(unsigned *)p = (unsigned)json_integer_value(v);
-		break;
-	case FT_CHAR:
-		if (json_is_string(v) && json_string_length(v) >= 1)
-			*p = json_string_value(v)[0];
-		break;
-	case FT_CHILD:
-		if (json_is_string(v)) {
-			int s = child_state_parse(json_string_value(v));
-			*(int *)p = s < 0 ? CHILD_FAILED : s;
-		}
-		break;
-	case FT_ORIGIN:
-		if (json_is_string(v)) {
-			int o = lib_origin_parse(json_string_value(v));
-			*(int *)p = o < 0 ? ORIGIN_OTHER : o;
-		}
-		break;
-	case FT_TRISTATE:
-		if (json_is_boolean(v))
-			*(int *)p = json_is_true(v);
-		break;
+			h = parse_hex(json_string_value(v), &ok);
+		else if ((ok = is_int(v, 0, 0xffffff)))
+			h = (unsigned)json_integer_value(v);
+		if (!ok)
+			return false;
+		*(unsigned *)p = h;
+		return true;
 	}
+	case FT_CHAR: {
+		char c[2];
+
+		if (!json_is_string(v))
+			return false;
+		json_bytes_copy(c, sizeof(c), json_string_value(v));
+		*p = c[0];
+		return true;
+	}
+	case FT_CHILD: {
+		int s;
+
+		if (!json_is_string(v) || (s = child_state_parse(json_string_value(v))) < 0)
+			return false;
+		*(int *)p = s;
+		return true;
+	}
+	case FT_ORIGIN: {
+		int o;
+
+		if (!json_is_string(v) || (o = lib_origin_parse(json_string_value(v))) < 0)
+			return false;
+		*(int *)p = o;
+		return true;
+	}
+	case FT_TRISTATE:
+		if (!json_is_boolean(v))
+			return false;
+		*(int *)p = json_is_true(v);
+		return true;
+	}
+	return false;
 }
 
-static void
-obj_from_json(void *base, const struct field *fields, size_t n, json_t *o)
+static const char *
+want_of(enum ftype t)
+{
+	switch (t) {
+	case FT_BOOL:
+	case FT_TRISTATE:
+		return "a boolean";
+	case FT_INT:
+	case FT_INT_OPT:
+	case FT_INT_NZ:
+	case FT_UINT:
+	case FT_U64:
+	case FT_U64_OPT:
+		return "an integer in range";
+	case FT_DOUBLE:
+		return "a number";
+	case FT_WORDS:
+		return "an array of strings";
+	case FT_HEX4:
+	case FT_HEX6:
+		return "a hexadecimal string";
+	case FT_CHILD:
+		return "a child state (ok, load_failed, crashed, timeout, failed, not_run)";
+	case FT_ORIGIN:
+		return "a library origin";
+	case FT_STR:
+	case FT_CHAR:
+		break;
+	}
+	return "a string";
+}
+
+/* The fields of object o at `where` (".driver", ".gpus[1]"); false when o
+ * is not an object (reported). */
+static bool
+obj_from_json(struct reader *r, const char *where, void *base, const struct field *fields, size_t n,
+	      json_t *o)
 {
 	size_t i;
 
-	if (!json_is_object(o))
-		return;
+	if (!json_is_object(o)) {
+		bad(r, where, NULL, o, "an object");
+		return false;
+	}
 	for (i = 0; i < n; i++) {
 		json_t *v = json_object_get(o, fields[i].key);
-		if (v)
-			field_from_json(base, &fields[i], v);
+		if (v && !field_from_json(base, &fields[i], v))
+			bad(r, where, fields[i].key, v, want_of(fields[i].type));
 	}
+	return true;
 }
 
-/* Read array `a` into items (stride bytes each, at most max) with an
- * optional per-item initialiser; returns the count. */
+/* Read array `a` at `where` into items (stride bytes each, at most max)
+ * with an optional per-item initialiser; an item that is not an object is
+ * reported and left out. Returns the count; -1 when a is not an array. */
 static int
-array_from_json(void *items, size_t stride, int max, const struct field *fields, size_t n,
-		json_t *a, void (*init)(void *))
+array_from_json(struct reader *r, const char *where, void *items, size_t stride, int max,
+		const struct field *fields, size_t n, json_t *a, void (*init)(void *))
 {
 	size_t i;
 	int count = 0;
 
-	if (!json_is_array(a))
-		return 0;
+	if (!json_is_array(a)) {
+		if (a && !json_is_null(a))
+			bad(r, where, NULL, a, "an array");
+		return -1;
+	}
 	for (i = 0; i < json_array_size(a) && count < max; i++) {
 		char *item = (char *)items + (size_t)count * stride;
+		char at[64];
+
+		snprintf(at, sizeof(at), "%s[%zu]", where, i);
 		if (init)
 			init(item);
 		else
 			memset(item, 0, stride);
-		obj_from_json(item, fields, n, json_array_get(a, i));
-		count++;
+		if (obj_from_json(r, at, item, fields, n, json_array_get(a, i)))
+			count++;
 	}
 	return count;
 }
@@ -729,9 +896,10 @@ proc_init_item(void *p)
 	pr->state = '?';
 }
 
-#define ARRAY_FROM(arr, fields, a, init) \
-	array_from_json((arr), sizeof((arr)[0]), (int)(sizeof(arr) / sizeof((arr)[0])), \
-			(fields), NFIELDS(fields), (a), (init))
+#define ARRAY_FROM(r, where, arr, fields, a, init)                                          \
+	array_from_json((r), (where), (arr), sizeof((arr)[0]),                              \
+			(int)(sizeof(arr) / sizeof((arr)[0])), (fields), NFIELDS(fields), (a), \
+			(init))
 
 static void
 framework_init_item(void *p)
@@ -743,59 +911,112 @@ framework_init_item(void *p)
 }
 
 static void
-live_from_json(struct framework_live_facts *lv, json_t *o)
+live_from_json(struct reader *r, const char *where, struct framework_live_facts *lv, json_t *o)
 {
 	json_t *m, *v;
 	size_t i;
 
 	memset(lv, 0, sizeof(*lv));
-	if (!json_is_object(o))
+	if (!o || json_is_null(o))
 		return;
 	lv->cuda_build = -1;
 	lv->gpu_count = -1;
 	lv->run_uid = -1;
-	obj_from_json(lv, live_fields, NFIELDS(live_fields), o);
+	if (!obj_from_json(r, where, lv, live_fields, NFIELDS(live_fields), o))
+		return;
 	m = json_object_get(o, "mapped");
 	for (i = 0; json_is_array(m) && i < json_array_size(m) && lv->nmapped < MAX_LIVE_MAPPED; i++) {
 		v = json_array_get(m, i);
 		if (json_is_string(v))
-			STR_COPY(lv->mapped[lv->nmapped++], json_string_value(v));
+			json_bytes_copy(lv->mapped[lv->nmapped++], F_PATH, json_string_value(v));
+		else
+			bad(r, where, "mapped[]", v, "a string");
 	}
 }
 
-static void
-python_from_json(struct facts *f, json_t *a)
+/* Count from array_from_json: -1 (not an array) is none. */
+static int
+none_if_bad(int n)
+{
+	return n < 0 ? 0 : n;
+}
+
+static bool
+python_from_json(struct reader *r, struct facts *f, json_t *a)
 {
 	size_t i;
 
 	f->npython = 0;
 	if (!json_is_array(a))
-		return;
+		return false;
 	for (i = 0; i < json_array_size(a) && f->npython < MAX_PYENVS; i++) {
-		struct python_env_facts *e = &f->python[f->npython++];
+		struct python_env_facts *e = &f->python[f->npython];
 		json_t *o = json_array_get(a, i), *fws;
+		char at[48], fat[80];
 		size_t k;
 
 		memset(e, 0, sizeof(*e));
-		obj_from_json(e, pyenv_fields, NFIELDS(pyenv_fields), o);
-		e->npkgs = ARRAY_FROM(e->pkgs, pypkg_fields, json_object_get(o, "packages"), NULL);
+		snprintf(at, sizeof(at), ".python[%zu]", i);
+		if (!obj_from_json(r, at, e, pyenv_fields, NFIELDS(pyenv_fields), o))
+			continue;
+		f->npython++;
+		snprintf(fat, sizeof(fat), "%s.packages", at);
+		e->npkgs = none_if_bad(ARRAY_FROM(r, fat, e->pkgs, pypkg_fields,
+						  json_object_get(o, "packages"), NULL));
 		fws = json_object_get(o, "frameworks");
-		e->nframeworks = ARRAY_FROM(e->frameworks, framework_fields, fws, framework_init_item);
-		for (k = 0; k < (size_t)e->nframeworks; k++) {
-			struct framework_facts *fw = &e->frameworks[k];
-			fw->nresolved = ARRAY_FROM(fw->resolved, resolved_fields,
-						   json_object_get(json_array_get(fws, k), "resolved"), NULL);
-			live_from_json(&fw->live, json_object_get(json_array_get(fws, k), "live"));
-			if (json_is_object(json_object_get(json_array_get(fws, k), "targets")))
-				obj_from_json(&fw->targets, targets_fields, NFIELDS(targets_fields),
-					      json_object_get(json_array_get(fws, k), "targets"));
+		snprintf(fat, sizeof(fat), "%s.frameworks", at);
+		e->nframeworks = 0;
+		for (k = 0; json_is_array(fws) && k < json_array_size(fws) &&
+			    e->nframeworks < MAX_FRAMEWORKS; k++) {
+			struct framework_facts *fw = &e->frameworks[e->nframeworks];
+			json_t *fo = json_array_get(fws, k), *t;
+			char w[128];
+
+			framework_init_item(fw);
+			snprintf(w, sizeof(w), "%s[%zu]", fat, k);
+			if (!obj_from_json(r, w, fw, framework_fields, NFIELDS(framework_fields), fo))
+				continue;
+			e->nframeworks++;
+			snprintf(w, sizeof(w), "%s[%zu].resolved", fat, k);
+			fw->nresolved = none_if_bad(ARRAY_FROM(r, w, fw->resolved, resolved_fields,
+							      json_object_get(fo, "resolved"), NULL));
+			snprintf(w, sizeof(w), "%s[%zu].live", fat, k);
+			live_from_json(r, w, &fw->live, json_object_get(fo, "live"));
+			t = json_object_get(fo, "targets");
+			snprintf(w, sizeof(w), "%s[%zu].targets", fat, k);
+			if (t && !json_is_null(t))
+				obj_from_json(r, w, &fw->targets, targets_fields, NFIELDS(targets_fields), t);
 		}
+	}
+	return true;
+}
+
+
+/* Mark the parts the document lacks (absent, null, or not an object or
+ * array as it should be) as unknown, with a note each. */
+static void
+parts_present(struct facts *f, json_t *doc)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		json_t *v = json_object_get(doc, parts[i].key);
+		bool want_obj = !strcmp(parts[i].key, "host") || !strcmp(parts[i].key, "kmod") ||
+				!strcmp(parts[i].key, "driver") || !strcmp(parts[i].key, "env");
+
+		if (want_obj ? json_is_object(v) : json_is_array(v))
+			continue;
+		f->unknown_parts |= parts[i].part;
+		facts_note(f, "from", "the document has %s .%s: %s unknown here, not absent",
+			   !v ? "no" : json_is_null(v) ? "a null" : "a malformed", parts[i].key,
+			   parts[i].what);
 	}
 }
 
 int
 facts_from_json(json_t *doc, struct facts *f, char *err, size_t errsize)
 {
+	struct reader r = {.f = f};
 	json_t *schema, *host, *kmod, *driver, *env, *gids;
 	size_t i;
 
@@ -813,35 +1034,140 @@ facts_from_json(json_t *doc, struct facts *f, char *err, size_t errsize)
 			 json_string_value(schema), FACTS_SCHEMA);
 		return -1;
 	}
-	obj_from_json(f, top_fields, NFIELDS(top_fields), doc);
+	parts_present(f, doc);
+	obj_from_json(&r, "", f, top_fields, NFIELDS(top_fields), doc);
 	host = json_object_get(doc, "host");
-	obj_from_json(&f->host, host_fields, NFIELDS(host_fields), host);
-	gids = json_object_get(host, "gids");
-	if (json_is_array(gids))
-		for (i = 0; i < json_array_size(gids) && i < 32; i++)
-			f->host.gids[f->host.ngids++] =
-				(unsigned)json_integer_value(json_array_get(gids, i));
-	f->ngpus = ARRAY_FROM(f->gpus, gpu_fields, json_object_get(doc, "gpus"), gpu_init_item);
-	f->nother_gpus = ARRAY_FROM(f->other_gpus, other_gpu_fields,
-				    json_object_get(doc, "other_gpus"), NULL);
+	if (json_is_object(host)) {
+		obj_from_json(&r, ".host", &f->host, host_fields, NFIELDS(host_fields), host);
+		gids = json_object_get(host, "gids");
+		for (i = 0; json_is_array(gids) && i < json_array_size(gids) && i < 32; i++) {
+			json_t *g = json_array_get(gids, i);
+			if (is_int(g, 0, UINT32_MAX))
+				f->host.gids[f->host.ngids++] = (unsigned)json_integer_value(g);
+			else
+				bad(&r, ".host", "gids[]", g, "an integer in range");
+		}
+	}
+	f->ngpus = none_if_bad(ARRAY_FROM(&r, ".gpus", f->gpus, gpu_fields, json_object_get(doc, "gpus"),
+					  gpu_init_item));
+	f->nother_gpus = none_if_bad(ARRAY_FROM(&r, ".other_gpus", f->other_gpus, other_gpu_fields,
+						json_object_get(doc, "other_gpus"), NULL));
 	kmod = json_object_get(doc, "kmod");
-	obj_from_json(&f->kmod, kmod_fields, NFIELDS(kmod_fields), kmod);
-	f->kmod.ndevnodes = ARRAY_FROM(f->kmod.devnodes, devnode_fields,
-				       json_object_get(kmod, "devnodes"), NULL);
+	if (json_is_object(kmod)) {
+		obj_from_json(&r, ".kmod", &f->kmod, kmod_fields, NFIELDS(kmod_fields), kmod);
+		f->kmod.ndevnodes = none_if_bad(ARRAY_FROM(&r, ".kmod.devnodes", f->kmod.devnodes,
+							   devnode_fields,
+							   json_object_get(kmod, "devnodes"), NULL));
+	}
 	driver = json_object_get(doc, "driver");
-	obj_from_json(&f->driver, driver_fields, NFIELDS(driver_fields), driver);
-	f->driver.nlibs = ARRAY_FROM(f->driver.libs, driver_lib_fields,
-				     json_object_get(driver, "libs"), NULL);
-	f->nlibs = ARRAY_FROM(f->libs, lib_fields, json_object_get(doc, "libs"), NULL);
+	if (json_is_object(driver)) {
+		obj_from_json(&r, ".driver", &f->driver, driver_fields, NFIELDS(driver_fields), driver);
+		/* documents from before nvml_init_called: NVML answered, so it was */
+		if (!json_object_get(driver, "nvml_init_called") && f->driver.nvml_state == CHILD_OK)
+			f->driver.nvml_init_called = true;
+		f->driver.nlibs = none_if_bad(ARRAY_FROM(&r, ".driver.libs", f->driver.libs,
+							 driver_lib_fields,
+							 json_object_get(driver, "libs"), NULL));
+	}
+	f->nlibs = none_if_bad(ARRAY_FROM(&r, ".libs", f->libs, lib_fields, json_object_get(doc, "libs"),
+					  NULL));
 	env = json_object_get(doc, "env");
-	f->env.nvars = ARRAY_FROM(f->env.vars, env_var_fields, json_object_get(env, "vars"), NULL);
-	f->env.nldpath = ARRAY_FROM(f->env.ldpath, ldpath_fields,
-				    json_object_get(env, "ld_library_path"), NULL);
-	f->nprocs = ARRAY_FROM(f->procs, proc_fields, json_object_get(doc, "procs"), proc_init_item);
-	f->nnotes = ARRAY_FROM(f->notes, note_fields, json_object_get(doc, "notes"), NULL);
-	python_from_json(f, json_object_get(doc, "python"));
+	if (json_is_object(env)) {
+		f->env.nvars = none_if_bad(ARRAY_FROM(&r, ".env.vars", f->env.vars, env_var_fields,
+						      json_object_get(env, "vars"), NULL));
+		f->env.nldpath = none_if_bad(ARRAY_FROM(&r, ".env.ld_library_path", f->env.ldpath,
+							ldpath_fields,
+							json_object_get(env, "ld_library_path"), NULL));
+	}
+	f->nprocs = none_if_bad(ARRAY_FROM(&r, ".procs", f->procs, proc_fields,
+					   json_object_get(doc, "procs"), proc_init_item));
+	/* the recorded notes first, then what this reading found (a reading
+	 * of an earlier document said what it found of that one: left out) */
+	{
+		struct probe_note mine[MAX_PROBE_NOTES];
+		int nmine = f->nnotes, k = 0;
+
+		memcpy(mine, f->notes, sizeof(mine));
+		f->nnotes = none_if_bad(ARRAY_FROM(&r, ".notes", f->notes, note_fields,
+						   json_object_get(doc, "notes"), NULL));
+		for (i = 0; i < (size_t)f->nnotes; i++)
+			if (strcmp(f->notes[i].probe, "from"))
+				f->notes[k++] = f->notes[i];
+		f->nnotes = k;
+		for (i = 0; i < (size_t)nmine && f->nnotes < MAX_PROBE_NOTES; i++)
+			f->notes[f->nnotes++] = mine[i];
+	}
+	python_from_json(&r, f, json_object_get(doc, "python"));
+	if (r.nbad > BAD_NAMED)
+		facts_note(f, "from", "%d more values of the wrong type: taken as unknown",
+			   r.nbad - BAD_NAMED);
 	f->from_file = true;
 	return 0;
+}
+
+/* Read fd whole into a heap buffer, at most max bytes: -1 with errno set
+ * on a read error, -2 when there is more than max. */
+static int
+read_capped(int fd, size_t max, char **out, size_t *len)
+{
+	size_t got = 0, alloc = 64 << 10;
+	char *data = xmalloc(alloc);
+
+	for (;;) {
+		ssize_t n;
+
+		if (got == alloc) {
+			if (alloc > max) {
+				free(data);
+				return -2;
+			}
+			alloc *= 2;
+			data = xrealloc(data, alloc);
+		}
+		n = read(fd, data + got, alloc - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			free(data);
+			errno = e;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		if (got > max) {
+			free(data);
+			return -2;
+		}
+	}
+	*out = data;
+	*len = got;
+	return 0;
+}
+
+/* The '{', '[' and ',' outside strings: each value but the first has one
+ * or two of them. The parser's memory grows with values (about 230 bytes
+ * each), not with bytes. */
+static size_t
+count_structure(const char *s, size_t n)
+{
+	size_t i, v = 0;
+	bool in = false;
+
+	for (i = 0; i < n; i++) {
+		if (in) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				in = false;
+		} else if (s[i] == '"') {
+			in = true;
+		} else if (s[i] == '{' || s[i] == '[' || s[i] == ',') {
+			v++;
+		}
+	}
+	return v;
 }
 
 int
@@ -849,19 +1175,35 @@ facts_load_file(const char *path, struct facts *f, char *err, size_t errsize)
 {
 	json_error_t je;
 	json_t *doc;
-	int rc;
+	char *text;
+	size_t len;
+	int fd, rc;
 
-	if (!strcmp(path, "-"))
-		doc = json_loadf(stdin, 0, &je);
-	else {
-		FILE *fp = fopen(path, "r");
-		if (!fp) {
-			snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));
-			return -1;
-		}
-		doc = json_loadf(fp, 0, &je);
-		fclose(fp);
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) : 0;
+	if (fd < 0) {
+		snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
 	}
+	rc = read_capped(fd, FACTS_MAX_BYTES, &text, &len);
+	if (fd)
+		close(fd);
+	if (rc == -2) {
+		snprintf(err, errsize, "'%s' is larger than %u MiB: not a facts document (`doctor "
+			 "--json` writes 20-200 KB)", path, FACTS_MAX_BYTES >> 20);
+		return -1;
+	}
+	if (rc < 0) {
+		snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (count_structure(text, len) > FACTS_MAX_STRUCTURE) {
+		snprintf(err, errsize, "'%s' holds more than %u objects, arrays and commas: not a "
+			 "facts document (`doctor --json` writes under 40000)", path, FACTS_MAX_STRUCTURE);
+		free(text);
+		return -1;
+	}
+	doc = json_loadb(text, len, 0, &je);
+	free(text);
 	if (!doc) {
 		snprintf(err, errsize, "'%s' is not valid JSON (line %d, column %d: %s)",
 			 path, je.line, je.column, je.text);

@@ -549,7 +549,7 @@ machine_line(FILE *out, const struct plan *p, const struct plan_machine *m)
 		fprintf(out, ", driver %s%s%s%s", m->driver, p->max_cuda[0] ? " (CUDA <= " : "",
 			p->max_cuda, p->max_cuda[0] ? ")" : "");
 	else
-		fprintf(out, ", no driver");
+		fprintf(out, m->driver_unknown ? ", driver unknown" : ", no driver");
 	fprintf(out, ", Python %s\n", m->python[0] ? m->python : "unknown");
 }
 

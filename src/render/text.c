@@ -84,6 +84,16 @@ yes(bool b)
 	return b ? "yes" : "no";
 }
 
+/* A part a facts document did not hold: said, never shown as empty. */
+static bool
+part_unknown(const struct out *w, const struct facts *f, unsigned part)
+{
+	if (!(f->unknown_parts & part))
+		return false;
+	row(w, "unknown", "the facts document does not hold this part");
+	return true;
+}
+
 /* ---- host ------------------------------------------------------------------ */
 
 static void
@@ -93,6 +103,8 @@ section_host(const struct out *w, const struct facts *f)
 	struct buf b;
 
 	heading(w, "HOST");
+	if (part_unknown(w, f, FACTS_PART_HOST))
+		return;
 	buf_init(&b);
 	buf_adds(&b, h->os_pretty[0] ? h->os_pretty : h->os_id[0] ? h->os_id : "unknown OS");
 	if (h->kernel_release[0])
@@ -145,6 +157,8 @@ section_hw(const struct out *w, const struct facts *f)
 	int i;
 
 	heading(w, "HARDWARE");
+	if (part_unknown(w, f, FACTS_PART_GPUS))
+		return;
 	if (!f->ngpus && f->pci_valid)
 		row(w, "gpu", "no NVIDIA GPU on the PCI bus");
 	else if (!f->ngpus)
@@ -200,6 +214,8 @@ section_kmod(const struct out *w, const struct facts *f)
 	int i, missing = 0;
 
 	heading(w, "KERNEL MODULES");
+	if (part_unknown(w, f, FACTS_PART_KMOD))
+		return;
 	if (!k->modules_readable)
 		row(w, "modules", "/proc/modules could not be read");
 	else if (k->modules_cut)
@@ -273,6 +289,8 @@ section_driver(const struct out *w, const struct facts *f)
 	int i;
 
 	heading(w, "DRIVER");
+	if (part_unknown(w, f, FACTS_PART_DRIVER))
+		return;
 	if (d->version[0])
 		row(w, "version", "%s (from %s)%s%s%s", d->version, d->version_source,
 		    d->cuda_version[0] ? ", runs CUDA up to " : "", d->cuda_version,
@@ -340,6 +358,8 @@ section_libs(const struct out *w, const struct facts *f)
 	int i, j, hidden = 0;
 
 	heading(w, "CUDA LIBRARIES");
+	if (part_unknown(w, f, FACTS_PART_LIBS))
+		return;
 	if (!f->nlibs)
 		row(w, "", "none found");
 	for (i = 0; i < f->nlibs; i++) {
@@ -480,6 +500,8 @@ section_python(const struct out *w, const struct facts *f)
 	if (!f->npython)
 		return;
 	heading(w, "PYTHON");
+	if (part_unknown(w, f, FACTS_PART_PYTHON))
+		return;
 	for (i = 0; i < f->npython; i++) {
 		const struct python_env_facts *e = &f->python[i];
 		if (!e->nframeworks && !w->o->verbose)
@@ -509,6 +531,8 @@ section_env(const struct out *w, const struct facts *f)
 	int i, shown = 0;
 
 	heading(w, "ENVIRONMENT");
+	if (part_unknown(w, f, FACTS_PART_ENV))
+		return;
 	for (i = 0; i < f->env.nvars; i++) {
 		const struct env_var_facts *v = &f->env.vars[i];
 		if (!v->set)
@@ -532,6 +556,8 @@ section_resources(const struct out *w, const struct facts *f)
 	int i, any = 0;
 
 	heading(w, "RESOURCES");
+	if (part_unknown(w, f, FACTS_PART_PROCS))
+		return;
 	for (i = 0; i < f->ngpus; i++) {
 		const struct gpu_facts *g = &f->gpus[i];
 		char label[16];
@@ -675,6 +701,9 @@ render_text(FILE *out, const struct facts *f, const struct findings *fs, const s
 			ninfo++;
 	}
 	heading(&w, "FINDINGS");
+	if (f->unknown_parts)
+		wrap(&w, 2, "(the facts document lacks parts marked unknown above: the checks that "
+			    "read them were not run)");
 	if (!fs->n)
 		fprintf(out, "  %sNo problems found.%s\n", col(&w, C_GREEN), col(&w, C_RESET));
 	for (i = 0; i < fs->n; i++)

@@ -83,3 +83,68 @@ if grep -q '"hostname": "ml-ws\\r\\n\\u001B\[2J' "$work/out"; then
 else
 	notok doctor/json-keeps-names "$(grep hostname "$work/out")"
 fi
+
+# ---- bytes that are not UTF-8 survive --json and --from -------------------
+
+l=$in/latin1-names.json
+gd doctor --from "$l" --json
+cp "$work/out" "$work/once.json"
+gd doctor --from "$work/once.json" --json
+if [ "$rc" -le 2 ] && cmp -s "$work/once.json" "$work/out" &&
+	grep -q '"hostname": "caf\\uDBFF\\uDFE9-ws"' "$work/out"; then
+	ok from/bytes-round-trip
+else
+	notok from/bytes-round-trip "$(grep hostname "$work/out")"
+fi
+gd doctor --from "$l" --color never
+clean from/bytes-shown-as-question-marks
+grep -q '^gpudoctor .* on caf?-ws' "$work/out" || notok from/bytes-shown-as-question-marks-text "$(head -1 "$work/out")"
+
+# ---- limits on a facts document -------------------------------------------
+
+head -c 17000000 /dev/zero | tr '\0' ' ' > "$work/big.json"
+gd doctor --from "$work/big.json"
+if [ "$rc" -eq 3 ] && grep -q "is larger than 16 MiB" "$work/out" && [ "$(wc -l < "$work/out")" -eq 1 ]; then
+	ok from/size-cap
+else
+	notok from/size-cap "exit $rc" "$(head -2 "$work/out")"
+fi
+awk 'BEGIN { printf "["; for (i = 0; i < 300000; i++) printf "{},"; printf "{}]" }' > "$work/many.json"
+gd doctor --from "$work/many.json"
+if [ "$rc" -eq 3 ] && grep -q "holds more than 500000 objects, arrays and commas" "$work/out"; then
+	ok from/structure-cap
+else
+	notok from/structure-cap "exit $rc" "$(head -2 "$work/out")"
+fi
+gd doctor --from - < "$work/big.json"
+[ "$rc" -eq 3 ] && grep -q "'-' is larger than 16 MiB" "$work/out" && ok from/size-cap-stdin ||
+	notok from/size-cap-stdin "exit $rc" "$(head -2 "$work/out")"
+
+# ---- unknown is not absent --------------------------------------------------
+
+# the recorded machine without its .driver, and a GPU's memory as a string
+awk '
+	/^ "driver": \{/ { skip = 1; next }
+	skip && /^ \},?$/ { skip = 0; next }
+	skip { next }
+	{ sub(/"memory_total_mib": 8192/, "\"memory_total_mib\": \"8192\""); print }
+' "$l" > "$work/nodriver.json"
+env -i PATH=/usr/bin:/bin LC_ALL=C "$bin" doctor --from "$work/nodriver.json" --json \
+	> "$work/out" 2> "$work/err"
+rc=$?
+if [ "$rc" -le 2 ] && ! grep -q '"id": "driver\.' "$work/out" && grep -q '"driver": null' "$work/out" &&
+	grep -q "warning: .*no .driver: the driver is unknown here, not absent" "$work/err" &&
+	grep -q "warning: .*\.gpus\[0\]\.memory_total_mib is a string, not an integer" "$work/err"; then
+	ok from/missing-driver-is-unknown
+else
+	notok from/missing-driver-is-unknown "exit $rc" "$(grep '"id"' "$work/out")" "$(cat "$work/err")"
+fi
+gd doctor --from "$work/nodriver.json" --color never
+grep -q "^  unknown   the facts document does not hold this part" "$work/out" &&
+	ok from/missing-driver-said || notok from/missing-driver-said "$(sed -n '/^DRIVER/,/^$/p' "$work/out")"
+gd plan torch --from "$work/nodriver.json" --color never
+if grep -q "the driver is unknown" "$work/out" && ! grep -qi "install.*driver\|nvidia-driver" "$work/out"; then
+	ok plan/missing-driver-not-installed
+else
+	notok plan/missing-driver-not-installed "$(head -20 "$work/out")"
+fi

@@ -5,10 +5,23 @@
 #include "unit.h"
 
 #include "base/str.h"
+#include "diag/rule.h"
 #include "render/facts_json.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static bool
+note_has(const struct facts *f, const char *text)
+{
+	int i;
+
+	for (i = 0; i < f->nnotes; i++)
+		if (strstr(f->notes[i].note, text))
+			return true;
+	return false;
+}
+
 
 static struct facts *
 sample(void)
@@ -186,16 +199,126 @@ test_refuses_bad_documents(void **state)
 	assert_int_equal(facts_from_json(doc, f, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "newer"));
 	json_decref(doc);
-	/* wrong types and oversized arrays are ignored / capped, never fatal */
+	/* wrong types are unknown and said; oversized arrays capped; never fatal */
 	doc = json_loads("{\"schema\":\"gpudoctor/facts/1\",\"host\":{\"uid\":\"x\",\"os_id\":5},"
 			 "\"gpus\":[{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}],"
 			 "\"libs\":7}", 0, NULL);
 	assert_int_equal(facts_from_json(doc, f, err, sizeof(err)), 0);
 	assert_int_equal(f->ngpus, MAX_GPUS);
 	assert_int_equal(f->nlibs, 0);
+	assert_true(f->unknown_parts & FACTS_PART_LIBS);
 	assert_int_equal(f->gpus[0].temperature_c, -1);
+	assert_true(note_has(f, ".host.uid is a string, not an integer"));
+	assert_true(note_has(f, ".host.os_id is an integer, not a string"));
+	assert_true(note_has(f, "a malformed .libs: the CUDA libraries are unknown"));
 	json_decref(doc);
 	free(f);
+}
+
+/* A part the document lacks is unknown, never empty: no rule concludes
+ * "absent" from it, and writing the facts back keeps it null. */
+static void
+test_unknown_is_not_absent(void **state)
+{
+	struct facts *a = sample(), *b = calloc(1, sizeof(*b));
+	struct findings fs;
+	char err[128];
+	json_t *doc = facts_to_json(a, NULL), *again;
+	size_t i;
+
+	(void)state;
+	/* present but empty: the driver is missing, and doctor says so */
+	json_object_set_new(doc, "driver", json_pack("{s:[]}", "libs"));
+	json_object_set_new(json_object_get(doc, "host"), "valid", json_true());
+	facts_init(b);
+	assert_int_equal(facts_from_json(doc, b, err, sizeof(err)), 0);
+	assert_int_equal(b->unknown_parts, 0);
+	findings_init(&fs);
+	rules_run(b, &fs);
+	assert_true(findings_has(&fs, "driver.libcuda_missing"));
+	findings_release(&fs);
+	/* absent: unknown */
+	json_object_del(doc, "driver");
+	json_object_set_new(json_array_get(json_object_get(doc, "gpus"), 0), "memory_total_mib",
+			    json_string("143771"));
+	facts_init(b);
+	assert_int_equal(facts_from_json(doc, b, err, sizeof(err)), 0);
+	assert_int_equal(b->unknown_parts, FACTS_PART_DRIVER);
+	assert_true(note_has(b, "no .driver: the driver is unknown here, not absent"));
+	assert_true(note_has(b, ".gpus[0].memory_total_mib is a string"));
+	assert_int_equal(b->gpus[0].memory_total_mib, 0);
+	findings_init(&fs);
+	rules_run(b, &fs);
+	for (i = 0; i < fs.n; i++)
+		assert_false(str_starts(fs.v[i].id, "driver."));
+	findings_release(&fs);
+	again = facts_to_json(b, NULL);
+	assert_true(json_is_null(json_object_get(again, "driver")));
+	json_decref(again);
+	json_decref(doc);
+	free(a);
+	free(b);
+}
+
+/* Unknown values are null, never a number that could be read as an answer. */
+static void
+test_unknown_values_are_null(void **state)
+{
+	struct facts *a = sample();
+	json_t *doc, *d, *n;
+
+	(void)state;
+	a->driver.cuinit_called = false;
+	a->driver.cuinit_rc = 0;
+	a->kmod.devnodes[0].exists = false;
+	doc = facts_to_json(a, NULL);
+	d = json_object_get(doc, "driver");
+	assert_true(json_is_null(json_object_get(d, "cuinit_rc")));
+	assert_true(json_is_null(json_object_get(d, "nvml_init_rc")));
+	assert_true(json_is_null(json_object_get(d, "cuda_driver_version")));
+	assert_int_equal(json_integer_value(json_object_get(d, "cuda_signal")), 11);
+	n = json_array_get(json_object_get(json_object_get(doc, "kmod"), "devnodes"), 0);
+	assert_true(json_is_null(json_object_get(n, "mode")));
+	json_decref(doc);
+	a->driver.cuinit_called = true;
+	doc = facts_to_json(a, NULL);
+	assert_true(json_is_integer(json_object_get(json_object_get(doc, "driver"), "cuinit_rc")));
+	json_decref(doc);
+	free(a);
+}
+
+/* Bytes that are not UTF-8 (a Latin-1 folder name) survive --json and
+ * --from unchanged, and the document stays valid JSON. */
+static void
+test_bytes_round_trip(void **state)
+{
+	struct facts *a = sample(), *b = calloc(1, sizeof(*b));
+	char err[128], *text;
+	json_t *doc, *back;
+
+	(void)state;
+	/* (the rest of each field zero, as reading leaves it) */
+	memset(a->hostname, 0, sizeof(a->hostname));
+	memset(a->python[0].frameworks[0].targets.sass, 0, sizeof(a->python[0].frameworks[0].targets.sass));
+	STR_COPY(a->hostname, "caf\xe9-\xff\x80");
+	STR_COPY(a->python[0].path, "/home/jos\xe9/env \xc3\xa9t\xc3\xa9");
+	STR_COPY(a->python[0].frameworks[0].targets.sass, "7.5 \xfe");
+	doc = facts_to_json(a, NULL);
+	assert_non_null(json_object_get(doc, "hostname"));
+	assert_false(json_is_null(json_object_get(doc, "hostname")));
+	text = json_dumps(doc, JSON_ENSURE_ASCII);
+	assert_non_null(text);
+	back = json_loads(text, 0, NULL);
+	assert_non_null(back);
+	facts_init(b);
+	assert_int_equal(facts_from_json(back, b, err, sizeof(err)), 0);
+	b->from_file = false;
+	assert_memory_equal(a, b, sizeof(*a));
+	free(text);
+	json_decref(back);
+	json_decref(doc);
+	free(a);
+	free(b);
 }
 
 int
@@ -206,6 +329,9 @@ main(void)
 		cmocka_unit_test(test_paths_relied_on),
 		cmocka_unit_test(test_findings_json),
 		cmocka_unit_test(test_refuses_bad_documents),
+		cmocka_unit_test(test_unknown_is_not_absent),
+		cmocka_unit_test(test_unknown_values_are_null),
+		cmocka_unit_test(test_bytes_round_trip),
 	};
 	return cmocka_run_group_tests_name("facts_json", tests, NULL, NULL);
 }
