@@ -354,14 +354,14 @@ site_has(const char *site, const char *rel)
 /* ---- versions of resolved files ---------------------------------------------- */
 
 static void
-load_site_wheels(struct site_wheels *s)
+load_site_wheels(struct site_wheels *s, struct facts *f)
 {
 	size_t total = 0;
 	char **names;
 	int n, i;
 
 	n = root_list(s->site, &names);
-	for (i = 0; i < n && s->n < MAX_DISTINFO && total < MAX_RECORDS_TOTAL; i++) {
+	for (i = 0; i < n; i++) {
 		const char *name = names[i], *dash;
 		char path[F_PATH];
 		struct wheel *w;
@@ -374,6 +374,12 @@ load_site_wheels(struct site_wheels *s)
 		dash = strchr(name, '-');
 		if (!dash || dash[1] < '0' || dash[1] > '9')
 			continue;
+		if (s->n >= MAX_DISTINFO || total >= MAX_RECORDS_TOTAL) {
+			facts_note(f, "frameworks", "%s: more nvidia-* package records than read (%d, "
+				   "%zu bytes): a library of the others has no version here", s->site,
+				   s->n, total);
+			break;
+		}
 		str_fmt(path, sizeof(path), "%s/%s/RECORD", s->site, name);
 		if (!(data = root_read_all(path, MAX_RECORD, &len, NULL)))
 			continue;
@@ -401,7 +407,7 @@ site_wheels(struct ctx *c, const char *site)
 	s = &c->sites[c->nsites++];
 	memset(s, 0, sizeof(*s));
 	STR_COPY(s->site, site);
-	load_site_wheels(s);
+	load_site_wheels(s, c->f);
 	return s;
 }
 

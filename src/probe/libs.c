@@ -698,9 +698,14 @@ distidx_get(struct ctx *c, const char *dir)
 	memset(x, 0, sizeof(*x));
 	STR_COPY(x->dir, dir);
 	n = root_list(dir, &names);
-	for (i = 0; i < n && used < MAX_DISTINFO && bytes < MAX_RECORDS_TOTAL; i++) {
+	for (i = 0; i < n; i++) {
 		if (!distinfo_wanted(names[i]))
 			continue;
+		if (used >= MAX_DISTINFO || bytes >= MAX_RECORDS_TOTAL) {
+			facts_note(c->f, "libs", "%s: more package records than read (%d, %zu bytes): "
+					 "a library of the others has no version here", dir, used, bytes);
+			break;
+		}
 		bytes += load_record(x, dir, names[i]);
 		used++;
 	}
