@@ -7,7 +7,12 @@
  * The child's stdin, stdout and stderr go to /dev/null (set
  * GPUDOCTOR_CHILD_STDERR=1 to keep stderr), it dies with its parent
  * (PR_SET_PDEATHSIG), and fault signals are reset to their defaults so a
- * crash is seen as the signal it is.
+ * crash is seen as the signal it is. It runs in a process group of its
+ * own, and the whole group is killed when it is collected (or when a
+ * signal ends gpudoctor), so nothing vendor code forks outlives it. Its
+ * end is watched apart from the pipe (a pidfd, or every 10 ms): a child
+ * that crashes while something it forked keeps the pipe open is seen
+ * crashing, not waited on until the time limit.
  *
  * Once the whole answer has arrived the parent does not wait for the child
  * to finish exiting (a CUDA process can take a while to tear down): it is
@@ -25,8 +30,9 @@
 typedef void (*child_fn)(void *arg, int fd);
 
 struct child {
-	pid_t pid;
+	pid_t pid;      /* also its process group */
 	int fd;
+	int exit_fd;    /* pidfd: readable once it exits; -1 without */
 	double start_ms;
 	int timeout_ms;
 };

@@ -163,6 +163,30 @@ else
 	fail cuinit_hang_time "doctor --timeout 1 took $ms ms"
 fi
 
+# cuInit forks a process that holds the answer pipe and never ends, then
+# crashes: the crash is seen as a crash (not a time-out once the helper's
+# pipe finally closes), and the helper is killed with the child's group.
+mkroot forkcrash
+doctor forkcrash "cuinit_behaviour fork-crash
+grandchild_pidfile $work/forkcrash.pid
+$NVML_GPU" --timeout 3
+check cuinit_fork_crash forkcrash \
+	'.driver.cuda_state == "crashed"' \
+	'.driver.cuda_signal == 11' \
+	'.driver.nvml_state == "ok"' \
+	'[.findings[].id] | index("driver.probe_crashed") != null'
+gpid=$(cat "$work/forkcrash.pid" 2>/dev/null)
+# dead: gone, or a zombie left for init to reap
+gstate=$( [ -n "$gpid" ] && awk '{ print $3 }' "/proc/$gpid/stat" 2>/dev/null)
+if [ -z "$gpid" ]; then
+	fail cuinit_fork_crash_helper_killed "the mock wrote no pid"
+elif [ -z "$gstate" ] || [ "$gstate" = Z ]; then
+	pass cuinit_fork_crash_helper_killed
+else
+	kill -9 "$gpid" 2>/dev/null
+	fail cuinit_fork_crash_helper_killed "the helper $gpid outlived gpudoctor (state $gstate)"
+fi
+
 # Both inits take 600 ms: the children run side by side.
 mkroot slow
 doctor slow "cuinit_delay_ms 600

@@ -33,7 +33,7 @@ fake_loaded(void)
 	}
 }
 
-enum { B_NORMAL, B_CRASH, B_HANG, B_ABORT };
+enum { B_NORMAL, B_CRASH, B_HANG, B_ABORT, B_FORK_CRASH };
 
 struct fake_dev {
 	char name[256];
@@ -50,6 +50,7 @@ static struct {
 	int cuinit;
 	int behaviour;
 	long delay_ms;
+	char grandchild_pidfile[512];
 	int ndevs;
 	struct fake_dev devs[FAKE_MAX_DEVS];
 } S;
@@ -94,7 +95,10 @@ on_line(const char *key, char **f, int n, void *ctx)
 		S.behaviour = !strcmp(f[0], "crash") ? B_CRASH
 			: !strcmp(f[0], "hang")      ? B_HANG
 			: !strcmp(f[0], "abort")     ? B_ABORT
+			: !strcmp(f[0], "fork-crash") ? B_FORK_CRASH
 						     : B_NORMAL;
+	} else if (!strcmp(key, "grandchild_pidfile")) {
+		fake_str(S.grandchild_pidfile, sizeof(S.grandchild_pidfile), f, n, 0);
 	} else if (!strcmp(key, "device") && S.ndevs < FAKE_MAX_DEVS) {
 		struct fake_dev *d = &S.devs[S.ndevs++];
 		const char *cc = n > 3 ? f[3] : "";
@@ -144,6 +148,21 @@ cuInit(unsigned int flags)
 	if (S.delay_ms > 0)
 		fake_sleep_ms(S.delay_ms);
 	switch (S.behaviour) {
+	case B_FORK_CRASH: {
+		/* a helper process that keeps every descriptor (the answer pipe
+		 * too) and never ends, then the crash */
+		pid_t g = fork();
+		FILE *pf;
+
+		if (g == 0)
+			for (;;)
+				pause();
+		if (g > 0 && S.grandchild_pidfile[0] && (pf = fopen(S.grandchild_pidfile, "w"))) {
+			fprintf(pf, "%d\n", (int)g);
+			fclose(pf);
+		}
+	}
+		/* fall through */
 	case B_CRASH: {
 		/* through a volatile pointer so the compiler cannot see the NULL */
 		volatile int *volatile p = NULL;
