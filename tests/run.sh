@@ -18,6 +18,7 @@ passed=0
 failed=0
 skipped=0
 failures=""
+skips=""
 work=$(mktemp -d "${TMPDIR:-/tmp}/gpudoctor-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
@@ -54,6 +55,10 @@ run_units() {
 		nf=$(printf '%s\n' "$out" | grep '^not ok ' | grep -v -c '# SKIP')
 		passed=$((passed + np))
 		skipped=$((skipped + ns))
+		# SKIP_BECAUSE (tests/unit/unit.h) says why
+		why=$(printf '%s\n' "$out" | sed -n "s|^# skipped: |  $name: |p")
+		[ -n "$why" ] && skips="$skips
+$why"
 		if [ "$nf" -gt 0 ] || [ $rc -ne 0 ]; then
 			[ "$nf" -eq 0 ] && nf=1
 			failed=$((failed + nf))
@@ -239,6 +244,9 @@ run_scripts() {
 		nf=$(printf '%s\n' "$out" | grep '^not ok ' | grep -v -c '# SKIP')
 		passed=$((passed + np))
 		skipped=$((skipped + ns))
+		why=$(printf '%s\n' "$out" | sed -n -E "s|^(not )?ok (.*) # SKIP (.*)|  $name/\2: \3|p")
+		[ -n "$why" ] && skips="$skips
+$why"
 		if [ "$nf" -gt 0 ] || [ $rc -ne 0 ]; then
 			[ "$nf" -eq 0 ] && nf=1
 			failed=$((failed + nf))
@@ -270,6 +278,7 @@ if [ $failed -gt 0 ]; then
 	echo "failed:$failures" >&2
 fi
 if [ $skipped -gt 0 ]; then
+	echo "skipped, and why:$skips"
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
 	echo "$passed passed, $failed failed"

@@ -438,7 +438,7 @@ test_real_program(void **state)
 
 	(void)state;
 	if (access("/usr/bin/python3", X_OK) != 0)
-		skip();
+		SKIP_BECAUSE("no /usr/bin/python3");
 	snprintf(dir, sizeof(dir), "%s/fakesite", tmpdir);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	snprintf(path, sizeof(path), "%s/torch", dir);
@@ -501,11 +501,8 @@ test_runs_as_owner(void **state)
 	FILE *fp;
 
 	(void)state;
-	if (geteuid() != 0) {
-		print_message("skipped: dropping to the owner needs root (this run is uid %u)\n",
-			      (unsigned)geteuid());
-		skip();
-	}
+	if (geteuid() != 0)
+		SKIP_BECAUSE("dropping to the owner needs root (this run is uid %u)", (unsigned)geteuid());
 	assert_int_equal(chmod(tmpdir, 0755), 0);
 	snprintf(env, sizeof(env), "%s/home-nobody-venv", tmpdir);
 	snprintf(bin, sizeof(bin), "%s/bin", env);

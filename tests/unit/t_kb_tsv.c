@@ -421,7 +421,7 @@ test_load_data_kb(void **state)
 
 	(void)state;
 	if (stat("data/kb/cuda_driver.tsv", &st) != 0)
-		skip();
+		SKIP_BECAUSE("run from elsewhere than the top of the tree: no data/kb");
 	for (t = 0; t < KB_NTABLES; t++)
 		n[t] = kb_count((enum kb_table)t);
 	if (kb_load_dir("data/kb", err, sizeof(err)) != 0)

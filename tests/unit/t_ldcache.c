@@ -67,12 +67,19 @@ test_real_cache_lookup(void **state)
 	struct ldcache c;
 
 	(void)state;
+	char soname[64], tail[72];
+
 	REQUIRE_HOST_TOOLKIT();
+	unit_host_lib("libcudart.so", soname, sizeof(soname));
+	snprintf(tail, sizeof(tail), "/%s", soname);
 	root_set("/");
 	assert_int_equal(ldcache_load("/etc/ld.so.cache", &c), 0);
-	e = ldcache_lookup(&c, "libcudart.so.13");
-	assert_non_null(e);
-	assert_true(strstr(e->value, "/libcudart.so.13") != NULL);
+	e = ldcache_lookup(&c, soname);
+	if (!e) {
+		ldcache_release(&c);
+		SKIP_BECAUSE("the toolkit's %s is not in /etc/ld.so.cache", soname);
+	}
+	assert_true(strstr(e->value, tail) != NULL);
 	assert_int_equal(e->flags, LDCACHE_FLAGS_X8664);
 	assert_null(ldcache_lookup(&c, "libdoes-not-exist.so.42"));
 	e = ldcache_lookup(&c, "libc.so.6");
