@@ -33,6 +33,7 @@
 #include "base/xalloc.h"
 #include "sys/child.h"
 #include "sys/root.h"
+#include "sys/trust.h"
 
 #include <grp.h>
 #include <jansson.h>
@@ -110,13 +111,6 @@ user_of(uid_t uid, struct run_as *as)
 	}
 }
 
-/* A path others could change: group- or world-writable, unless sticky. */
-static bool
-others_can_write(const struct stat *st)
-{
-	return (st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX);
-}
-
 /*
  * Whether an environment's interpreter may run, and as whom. The owner is
  * the owner of the environment's prefix (of the interpreter when the
@@ -138,33 +132,13 @@ deep_identity(const struct python_env_facts *e, struct run_as *as, char *why, si
 	if (stat(e->path, &link) == 0)
 		owner = link.st_uid;
 	/* the file that runs, and every directory from it up to / */
-	if (st.st_uid != 0 && st.st_uid != owner) {
-		str_fmt(why, size, "%s belongs to uid %u, not to the environment's owner (uid %u)", real,
-			(unsigned)st.st_uid, (unsigned)owner);
+	if (!trust_path(real, owner, why, size))
 		return false;
-	}
-	if (others_can_write(&st)) {
-		str_fmt(why, size, "%s can be changed by other users (mode %04o)", real,
-			(unsigned)(st.st_mode & 07777));
-		return false;
-	}
-	STR_COPY(dir, real);
-	while ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		if (stat(dir[0] ? dir : "/", &st) < 0 || others_can_write(&st) ||
-		    (st.st_uid != 0 && st.st_uid != owner)) {
-			str_fmt(why, size, "%s is in %s, which %s", real, dir[0] ? dir : "/",
-				others_can_write(&st) ? "other users can write" : "another user owns");
-			return false;
-		}
-		if (!dir[0])
-			break;
-	}
 	/* the symlink's own directory (venv/bin) too */
 	STR_COPY(dir, e->interpreter);
 	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
 		*slash = '\0';
-		if (lstat(dir, &link) == 0 && others_can_write(&link)) {
+		if (lstat(dir, &link) == 0 && trust_others_can_write(&link)) {
 			str_fmt(why, size, "%s is in %s, which other users can write", e->interpreter, dir);
 			return false;
 		}

@@ -8,8 +8,11 @@
  * nothing. Loading is not free: measured warm on a CUDA 13.0 machine,
  * dlopen of libcublas.so.13 takes ~120 ms (it pulls in the 541 MB
  * libcublasLt), libcusolver ~80 ms, cudart/cuDNN/NCCL/cuRAND ~1 ms. Only
- * real ELF shared objects for this machine are loaded; under a fixture root
- * the root-prefixed file is loaded, and anything else is skipped. A crash
+ * real ELF shared objects for this machine are loaded, and only those that
+ * nobody but root and the caller can change (sys/trust.h: a library in
+ * another user's environment would run its code as the caller, root
+ * included); under a fixture root (--load-root) the root-prefixed file is
+ * loaded, and anything else is skipped. A crash
  * or a timeout of the child loses the call-based versions only (a note
  * says so). The entry points are declared here (NVIDIA's documented
  * signatures), never taken from CUDA headers.
@@ -21,6 +24,7 @@
 #include "sys/child.h"
 #include "sys/elf.h"
 #include "sys/root.h"
+#include "sys/trust.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -28,6 +32,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum call_kind {
 	CALL_CUDART,     /* int cudaRuntimeGetVersion(int *) */
@@ -226,15 +231,22 @@ libver_probe_start(struct facts *f, const struct probe_opts *o)
 		const struct call *c = call_for(l->name);
 		struct libver_req *r;
 		struct elf_info info;
+		char why[PATH_MAX + 96];
 
 		if (!c || ncomp(l->version) >= c->precision || !l->real_path[0])
 			continue;
 		if (elf_read(l->real_path, &info) < 0 || !elf_is_native_lib(&info))
 			continue;
-		r = &job->req[job->n++];
+		r = &job->req[job->n];
+		root_path(l->real_path, r->load, sizeof(r->load));
+		if (!trust_path(r->load, geteuid(), why, sizeof(why))) {
+			facts_note(f, "libver", "not loaded, its code would run as you: %s; its version "
+				   "is from its files", why);
+			continue;
+		}
+		job->n++;
 		r->lib = i;
 		r->call = c;
-		root_path(l->real_path, r->load, sizeof(r->load));
 	}
 	if (job->n == 0)
 		return job;

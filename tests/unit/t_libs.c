@@ -500,6 +500,91 @@ test_version_calls(void **state)
 	free(f);
 }
 
+/* A cudart in dir whose constructor leaves a mark (the file "ran" beside
+ * it) and whose version call answers 13.0. */
+static void
+make_marking_lib(const char *dir, char *lib, size_t size)
+{
+	char text[PATH_MAX + 256];
+
+	str_fmt(lib, size, "%s/libcudart.so.13", dir);
+	str_fmt(text, sizeof(text),
+		"#include <fcntl.h>\n"
+		"__attribute__((constructor)) static void mark(void) { close(open(\"%s/ran\", "
+		"O_WRONLY | O_CREAT, 0644)); }\n"
+		"int cudaRuntimeGetVersion(int *v) { *v = 13000; return 0; }", dir);
+	make_lib(lib, "libcudart.so.13", text);
+}
+
+/* The version call loads a library only when nobody but root and the
+ * caller can change it: one in a directory others can write stays
+ * unloaded (its constructor never runs), with a note. */
+static void
+test_others_library_not_loaded(void **state)
+{
+	struct probe_opts o = {.timeout_ms = 20000};
+	struct facts *f = malloc(sizeof(*f));
+	char dir[PATH_MAX], lib[PATH_MAX], mark[PATH_MAX];
+
+	(void)state;
+	root_set("/");
+	str_fmt(dir, sizeof(dir), "%s/shared", tree);
+	str_fmt(mark, sizeof(mark), "%s/ran", dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	make_marking_lib(dir, lib, sizeof(lib));
+
+	/* the caller's own directory: loaded */
+	facts_init(f);
+	add_lib(f, "cudart", lib);
+	libver_probe_finish(libver_probe_start(f, &o), f);
+	assert_string_equal(f->libs[0].version, "13.0");
+	assert_int_equal(f->nnotes, 0);
+	assert_int_equal(unlink(mark), 0);
+
+	/* a directory every user can write: not loaded */
+	assert_int_equal(chmod(dir, 0777), 0);
+	facts_init(f);
+	add_lib(f, "cudart", lib);
+	libver_probe_finish(libver_probe_start(f, &o), f);
+	assert_string_equal(f->libs[0].version, "");
+	assert_int_equal(access(mark, F_OK), -1);
+	assert_int_equal(f->nnotes, 1);
+	assert_non_null(strstr(f->notes[0].note, "not loaded, its code would run as you"));
+	assert_non_null(strstr(f->notes[0].note, "which other users can write"));
+	assert_int_equal(chmod(dir, 0755), 0);
+	free(f);
+}
+
+/* As root: a library that belongs to another user is not loaded. */
+static void
+test_others_library_not_loaded_as_root(void **state)
+{
+	struct probe_opts o = {.timeout_ms = 20000};
+	struct facts *f;
+	char dir[PATH_MAX], lib[PATH_MAX], mark[PATH_MAX];
+
+	(void)state;
+	if (geteuid() != 0)
+		SKIP_BECAUSE("a file of another user needs root to make (this run is uid %u)",
+			     (unsigned)geteuid());
+	root_set("/");
+	str_fmt(dir, sizeof(dir), "%s/alice", tree);
+	str_fmt(mark, sizeof(mark), "%s/ran", dir);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	make_marking_lib(dir, lib, sizeof(lib));
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(chown(lib, 65534, 65534), 0);
+	f = malloc(sizeof(*f));
+	facts_init(f);
+	add_lib(f, "cudart", lib);
+	libver_probe_finish(libver_probe_start(f, &o), f);
+	assert_string_equal(f->libs[0].version, "");
+	assert_int_equal(access(mark, F_OK), -1);
+	assert_int_equal(f->nnotes, 1);
+	assert_non_null(strstr(f->notes[0].note, "belongs to uid 65534"));
+	free(f);
+}
+
 /* Build a fake cudart whose version call crashes or hangs. */
 static void
 make_bad_lib(const char *path, const char *body)
@@ -556,6 +641,8 @@ main(void)
 		cmocka_unit_test(test_this_machine),
 		cmocka_unit_test(test_version_calls),
 		cmocka_unit_test(test_version_call_crash_and_hang),
+		cmocka_unit_test(test_others_library_not_loaded),
+		cmocka_unit_test(test_others_library_not_loaded_as_root),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
