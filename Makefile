@@ -95,10 +95,11 @@ run: deps-build
 	@./$(BUILD)/gpudoctor doctor; rc=$$?; [ $$rc -lt 3 ] # 1 and 2 report findings, 3 a failure
 
 check: deps-test
-	@echo "building (plain and ASan+UBSan)..."
+	@echo "building (plain, ASan+UBSan, and the fuzz harnesses)..."
 	@$(MAKE) -s --no-print-directory -j$$(nproc) test-deps >/dev/null
 	@$(MAKE) -s --no-print-directory -j$$(nproc) BUILD=build-asan SAN=1 test-deps >/dev/null
-	@sh tests/run.sh build build-asan
+	@$(MAKE) -s --no-print-directory -j$$(nproc) fuzz-build >/dev/null
+	@FUZZ=$(FUZZ_BUILD) FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) sh tests/run.sh build build-asan
 
 test: test-deps
 	@sh tests/run.sh $(BUILD)
@@ -146,6 +147,7 @@ clean:
 FUZZ_CC ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 30
+FUZZ_SMOKE_SECONDS ?= 3
 FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -std=c17 -D_GNU_SOURCE -Isrc -Itests/fuzz \
@@ -154,7 +156,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_TARGETS ?= $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
 FUZZ_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 
-.PHONY: fuzz
+.PHONY: fuzz fuzz-build
 
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -180,15 +182,24 @@ $(FUZZ_ELF_SEEDS): tests/fuzz/seed_elf.c
 	$(CC) -nostdlib -pie -fPIE -Wl,-e,gpudoctor_seed -o $(dir $@)pie $<
 	@touch $@
 
-fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%) $(FUZZ_ELF_SEEDS)
+# Knowledge-base seeds cut from data/kb by tests/fuzz/kb_seeds.sh.
+FUZZ_KB_SEEDS := $(FUZZ_BUILD)/seeds/kb/.built
+$(FUZZ_KB_SEEDS): tests/fuzz/kb_seeds.sh $(wildcard data/kb/*.tsv)
+	@rm -rf $(dir $@)
+	@sh tests/fuzz/kb_seeds.sh data/kb $(dir $@)
+	@touch $@
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%) $(FUZZ_ELF_SEEDS) $(FUZZ_KB_SEEDS)
+
+fuzz: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts tests/fuzz/corpus/$$t; \
 		echo "== fuzz_$$t: $(FUZZ_SECONDS)s"; \
 		dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+		seeds=; [ -d $(FUZZ_BUILD)/seeds/$$t ] && seeds=$(FUZZ_BUILD)/seeds/$$t; \
 		$(FUZZ_BUILD)/fuzz_$$t $(FUZZ_FLAGS) $$dict -max_total_time=$(FUZZ_SECONDS) \
 			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- \
-			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t \
-			$$([ $$t = elf ] && echo $(FUZZ_BUILD)/seeds/elf); \
+			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t $$seeds; \
 	done
 
 -include $(FUZZ_OBJS:%.o=%.d)

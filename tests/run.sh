@@ -5,6 +5,8 @@
 #   tests/run.sh build [build-asan ...]
 #   UPDATE=1 tests/run.sh build     rewrite golden files
 #   ONLY=pattern tests/run.sh build  only tests whose name contains pattern
+#   FUZZ=build-fuzz tests/run.sh build  also run each libFuzzer harness
+#                                    there for FUZZ_SECONDS (3) from its seeds
 #
 # Unit tests (tests/unit/t_*) report TAP; fixture scenarios
 # (tests/fixtures/*) and CLI cases (tests/cases/*) are described in
@@ -258,6 +260,43 @@ $why"
 	done
 }
 
+# The fuzz smoke run (make check): every harness FUZZ/fuzz_<name> for a few
+# seconds from tests/fuzz/corpus/<name> and FUZZ/seeds/<name>; new inputs go
+# to a scratch directory, never into the tree. A crash, leak, sanitizer
+# report or time-out fails it, with the fuzzer's report.
+run_fuzz() {
+	fb=$1
+	secs=${FUZZ_SECONDS:-3}
+	if ! ls "$top/$fb"/fuzz_* >/dev/null 2>&1; then
+		skipped=$((skipped + 1))
+		skips="$skips
+  $fb/fuzz: no harnesses built (make fuzz-build needs clang and its libFuzzer runtime)"
+		return
+	fi
+	for h in "$top/$fb"/fuzz_*; do
+		[ -x "$h" ] || continue
+		t=${h##*/fuzz_}
+		name="$fb/fuzz_$t"
+		want "$name" || continue
+		mkdir -p "$work/fuzz-$t"
+		dict=""
+		[ -f "$here/fuzz/$t.dict" ] && dict="-dict=$here/fuzz/$t.dict"
+		seeds=""
+		[ -d "$here/fuzz/corpus/$t" ] && seeds="$here/fuzz/corpus/$t"
+		[ -d "$top/$fb/seeds/$t" ] && seeds="$seeds $top/$fb/seeds/$t"
+		# shellcheck disable=SC2086
+		out=$(cd "$work" && ASAN_OPTIONS= UBSAN_OPTIONS= "$h" -max_total_time="$secs" \
+			-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $dict \
+			-artifact_prefix="$work/fuzz-$t-" "$work/fuzz-$t" $seeds 2>&1)
+		rc=$?
+		if [ $rc -eq 0 ]; then
+			ok
+		else
+			bad "$name" "$(printf '%s\n' "$out" | grep -v -E '^#[0-9]+ ' | tail -30)"
+		fi
+	done
+}
+
 for b in "$@"; do
 	if [ ! -x "$top/$b/gpudoctor" ]; then
 		bad "$b" "no $b/gpudoctor: build first (make test-deps BUILD=$b)"
@@ -273,6 +312,7 @@ for b in "$@"; do
 	run_cases "$b"
 	run_scripts "$b"
 done
+[ -n "${FUZZ:-}" ] && run_fuzz "$FUZZ"
 
 if [ $failed -gt 0 ]; then
 	echo "failed:$failures" >&2

@@ -152,6 +152,21 @@ explain_release(struct explain *x)
 	memset(x, 0, sizeof(*x));
 }
 
+void
+explain_reset(struct explain *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++)
+		explain_cause_release(&x->causes[i]);
+	free(x->causes);
+	x->causes = NULL;
+	x->ncauses = x->acauses = 0;
+	x->bytes = 0;
+	x->lines = x->wsl_line = x->cvd_line = 0;
+	x->cvd_value[0] = '\0';
+}
+
 /* ---- recording a match ----------------------------------------------- */
 
 static enum explain_role

@@ -108,6 +108,8 @@ struct explain {
  * with a message (an empty table, an anchor too long). */
 int explain_init(struct explain *x, char *err, size_t errsize);
 void explain_release(struct explain *x);
+/* Forget what was read, keep the matcher: ready for another log. */
+void explain_reset(struct explain *x);
 
 /* Match one line (raw bytes, any content). */
 void explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned long line);

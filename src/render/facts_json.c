@@ -1171,10 +1171,42 @@ count_structure(const char *s, size_t n)
 }
 
 int
-facts_load_file(const char *path, struct facts *f, char *err, size_t errsize)
+facts_load_text(const char *text, size_t len, const char *name, struct facts *f, char *err,
+		size_t errsize)
 {
 	json_error_t je;
 	json_t *doc;
+	int rc;
+
+	if (len > FACTS_MAX_BYTES) {
+		snprintf(err, errsize, "'%s' is larger than %u MiB: not a facts document (`doctor "
+			 "--json` writes 20-200 KB)", name, FACTS_MAX_BYTES >> 20);
+		return -1;
+	}
+	if (count_structure(text, len) > FACTS_MAX_STRUCTURE) {
+		snprintf(err, errsize, "'%s' holds more than %u objects, arrays and commas: not a "
+			 "facts document (`doctor --json` writes under 40000)", name, FACTS_MAX_STRUCTURE);
+		return -1;
+	}
+	doc = json_loadb(text, len, 0, &je);
+	if (!doc) {
+		snprintf(err, errsize, "'%s' is not valid JSON (line %d, column %d: %s)",
+			 name, je.line, je.column, je.text);
+		return -1;
+	}
+	rc = facts_from_json(doc, f, err, errsize);
+	if (rc < 0) {
+		char tmp[256];
+		snprintf(tmp, sizeof(tmp), "'%s': %s", name, err);
+		str_copy(err, errsize, tmp);
+	}
+	json_decref(doc);
+	return rc;
+}
+
+int
+facts_load_file(const char *path, struct facts *f, char *err, size_t errsize)
+{
 	char *text;
 	size_t len;
 	int fd, rc;
@@ -1196,25 +1228,7 @@ facts_load_file(const char *path, struct facts *f, char *err, size_t errsize)
 		snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	if (count_structure(text, len) > FACTS_MAX_STRUCTURE) {
-		snprintf(err, errsize, "'%s' holds more than %u objects, arrays and commas: not a "
-			 "facts document (`doctor --json` writes under 40000)", path, FACTS_MAX_STRUCTURE);
-		free(text);
-		return -1;
-	}
-	doc = json_loadb(text, len, 0, &je);
+	rc = facts_load_text(text, len, path, f, err, errsize);
 	free(text);
-	if (!doc) {
-		snprintf(err, errsize, "'%s' is not valid JSON (line %d, column %d: %s)",
-			 path, je.line, je.column, je.text);
-		return -1;
-	}
-	rc = facts_from_json(doc, f, err, errsize);
-	if (rc < 0) {
-		char tmp[256];
-		snprintf(tmp, sizeof(tmp), "'%s': %s", path, err);
-		str_copy(err, errsize, tmp);
-	}
-	json_decref(doc);
 	return rc;
 }

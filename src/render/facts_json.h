@@ -25,6 +25,10 @@ int facts_from_json(json_t *doc, struct facts *f, char *err, size_t errsize);
 /* Read a facts file written by `doctor --json` ("-" = stdin), within the
  * limits above. */
 int facts_load_file(const char *path, struct facts *f, char *err, size_t errsize);
+/* The same for a document already in memory; name is what messages call
+ * it. */
+int facts_load_text(const char *text, size_t len, const char *name, struct facts *f, char *err,
+		    size_t errsize);
 /* Make every string of f safe to show on a terminal (base/clean.h), walking
  * the same field tables: the text renderers show facts only after this. */
 void facts_clean_text(struct facts *f);
