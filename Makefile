@@ -46,7 +46,7 @@ STUB_SRCS := $(sort $(wildcard tests/stubs/*.c))
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all dev run check test unit kb kb-check bench clean deps-build deps-test asan format
+.PHONY: all dev run check test unit kb kb-check bench clean deps-build deps-test asan valgrind format
 
 all: $(BUILD)/gpudoctor
 
@@ -103,6 +103,10 @@ check: deps-test
 
 test: test-deps
 	@sh tests/run.sh $(BUILD)
+
+# Every fixture machine under valgrind's memcheck (slow: minutes).
+valgrind: test-deps
+	@sh tests/valgrind.sh $(BUILD)
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-deps
