@@ -38,7 +38,7 @@ trust_path(const char *real, uid_t owner, char *why, size_t size)
 		str_fmt(why, size, "%s: path too long", real);
 		return false;
 	}
-	strcpy(dir, real);
+	str_copy(dir, sizeof(dir), real);
 	while ((slash = strrchr(dir, '/')) != NULL) {
 		*slash = '\0';
 		if (stat(dir[0] ? dir : "/", &st) < 0) {
