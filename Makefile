@@ -116,7 +116,7 @@ asan:
 # that `--kb DIR` uses at run time, so build and run time accept the same
 # tables.
 GEN_KB_SRCS := tools/gen-kb.c src/kb/kb_tsv.c src/kb/kb_schema.c src/base/vers.c \
-	src/base/str.c src/base/xalloc.c
+	src/base/str.c src/base/utf8.c src/base/xalloc.c
 $(BUILD)/tools/gen-kb: $(GEN_KB_SRCS) src/kb/kb.h src/kb/kb_schema.h src/kb/kb_tsv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_KB_SRCS)

@@ -119,6 +119,11 @@ read_table(const char *path, char **text, size_t *len, char *err, size_t errsize
 
 	*text = NULL;
 	*len = 0;
+	/* a device behind a link is never opened (opening can act) */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		str_fmt(err, errsize, "%s: not a regular file", path);
+		return -1;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)

@@ -9,6 +9,7 @@
  */
 #include "kb/kb_tsv.h"
 #include "base/str.h"
+#include "base/utf8.h"
 #include "base/vers.h"
 #include "base/xalloc.h"
 
@@ -181,44 +182,16 @@ is_cc_list(const char *s)
 	return !strstr(s, "  ");
 }
 
-/* Valid UTF-8 without overlongs or surrogates. */
+/* Valid UTF-8 without overlongs or surrogates (base/utf8.h). */
 static bool
 is_utf8(const unsigned char *s, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, k;
 
 	while (i < n) {
-		unsigned c = s[i];
-		size_t k, need;
-		unsigned long cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			need = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			need = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			need = 3;
-			cp = c & 0x07;
-		} else {
+		if ((k = utf8_len(s + i, n - i)) == 0)
 			return false;
-		}
-		if (n - i <= need)
-			return false;
-		for (k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += need + 1;
+		i += k;
 	}
 	return true;
 }

@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum ftype {
@@ -1207,10 +1208,17 @@ facts_load_text(const char *text, size_t len, const char *name, struct facts *f,
 int
 facts_load_file(const char *path, struct facts *f, char *err, size_t errsize)
 {
+	struct stat st;
 	char *text;
 	size_t len;
 	int fd, rc;
 
+	if (strcmp(path, "-") && stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISFIFO(st.st_mode)) {
+		/* a pipe is how `<(...)` arrives; a device is never opened */
+		snprintf(err, errsize, "cannot read '%s': not a regular file", path);
+		return -1;
+	}
 	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) : 0;
 	if (fd < 0) {
 		snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));

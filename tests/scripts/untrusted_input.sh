@@ -120,6 +120,17 @@ gd doctor --from - < "$work/big.json"
 [ "$rc" -eq 3 ] && grep -q "'-' is larger than 16 MiB" "$work/out" && ok from/size-cap-stdin ||
 	notok from/size-cap-stdin "exit $rc" "$(head -2 "$work/out")"
 
+# a device behind a link is never opened, for --from as for --kb
+ln -s /dev/zero "$work/zero.json"
+gd doctor --from "$work/zero.json"
+[ "$rc" -eq 3 ] && grep -q "not a regular file" "$work/out" && ok from/device-not-opened ||
+	notok from/device-not-opened "exit $rc" "$(head -2 "$work/out")"
+mkdir -p "$work/kb"
+ln -s /dev/zero "$work/kb/gpu_devices.tsv"
+gd compat --kb "$work/kb" --kb-info
+[ "$rc" -eq 3 ] && grep -q "gpu_devices.tsv: not a regular file" "$work/out" && ok kb/device-not-opened ||
+	notok kb/device-not-opened "exit $rc" "$(head -2 "$work/out")"
+
 # ---- unknown is not absent --------------------------------------------------
 
 # the recorded machine without its .driver, and a GPU's memory as a string
