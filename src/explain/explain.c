@@ -2,8 +2,10 @@
  * explain.c - the log matcher (see explain.h).
  *
  * One Aho-Corasick pass per line finds every pattern anchor and the GPU
- * and error words at once; only a line that holds an anchor is cleaned
- * and put to the pattern's regular expression. When several patterns
+ * and error words at once; a line where it finds any, and that holds
+ * typographic quotes, dashes, odd spaces or full-width characters, is
+ * given one spelling (lognorm.h) and scanned again. Only a line that
+ * holds an anchor is cleaned and put to the pattern's regular expression. When several patterns
  * match a line, the one with the longest anchor wins: it is the most
  * specific. A line with a GPU word and an error word that no pattern
  * explains is kept as rt.unknown.
@@ -15,6 +17,7 @@
 #include "base/vers.h"
 #include "base/xalloc.h"
 #include "explain/acmatch.h"
+#include "explain/lognorm.h"
 #include "kb/kb_schema.h"
 
 #include <ctype.h>
@@ -30,6 +33,7 @@
 #define MAX_HITS 64
 #define MAX_GROUPS 10
 #define WINDOW 4096              /* bytes of a long line put to a regex */
+#define NORM_MAX 65536           /* longer lines are matched as they are */
 
 /* Words that make a line GPU-related, and words that make it an error;
  * a line with both that no pattern explains is reported as rt.unknown. */
@@ -109,6 +113,7 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	}
 	x->line_size = WINDOW + 1;
 	x->line = xmalloc(x->line_size);
+	x->norm = xmalloc(NORM_MAX);
 	return 0;
 }
 
@@ -149,6 +154,7 @@ explain_release(struct explain *x)
 		explain_cause_release(&x->causes[i]);
 	free(x->causes);
 	free(x->line);
+	free(x->norm);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -359,6 +365,15 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	n = acm_scan(x->acm, s, len, hits, MAX_HITS);
 	if (!n)
 		return;
+	/* a line with nothing to find (a progress bar, a metric) is not
+	 * normalized: one with typography is scanned again in one spelling */
+	if (len <= NORM_MAX && lognorm_needed(s, len)) {
+		len = lognorm(s, len, x->norm);
+		s = x->norm;
+		n = acm_scan(x->acm, s, len, hits, MAX_HITS);
+		if (!n)
+			return;
+	}
 	for (i = 0; i < n; i++) {
 		if (hits[i].id & KW_CVD) {
 			if (!x->cvd_line &&

@@ -101,6 +101,7 @@ struct explain {
 	size_t ncauses, acauses;
 	char *line;                      /* scratch: the cleaned line */
 	size_t line_size;
+	unsigned char *norm;             /* scratch: the normalized line (lognorm.h) */
 };
 
 /* Build the matcher for the pattern table in use (kb_list_log_patterns);

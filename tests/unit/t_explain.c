@@ -10,6 +10,7 @@
 
 #include "explain/acmatch.h"
 #include "explain/explain.h"
+#include "explain/lognorm.h"
 #include "explain/logread.h"
 #include "kb/kb.h"
 
@@ -289,6 +290,62 @@ longest_anchor_wins_and_symptom_folds(void **state)
 	explain_release(&x);
 }
 
+/* One spelling for quotes, dashes, blanks and full-width characters. */
+static void
+lognorm_gives_one_spelling(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"couldn\u2019t communicate", "couldn't communicate"},
+		{"library \u2018libcudart.so.11.0\u2019", "library 'libcudart.so.11.0'"},
+		{"\u201cCUDA\u201d \u00abx\u00bb", "\"CUDA\" \"x\""},
+		{"RuntimeError\uff1aCUDA error\uff1a no kernel\uff08x\uff09", "RuntimeError:CUDA error: no kernel(x)"},
+		{"a\tb  c \t d", "a b c d"},
+		{"a\u00a0\u00a0b\u3000c\u2009d", "a b c d"},
+		{"ze\u200bro\ufeff", "zero"},
+		{"CUDA\u2011capable \u2014 11\u221212", "CUDA-capable - 11-12"},
+		{"\u4e2d\u6587 stays, as does \xff\xfe", "\u4e2d\u6587 stays, as does \xff\xfe"},
+		{"\xe2\x80", "\xe2\x80"},        /* a cut sequence stays */
+	};
+	unsigned char out[256];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const unsigned char *in = (const unsigned char *)cases[i].in;
+		assert_true(lognorm_needed(in, strlen(cases[i].in)));
+		n = lognorm(in, strlen(cases[i].in), out);
+		assert_true(n <= strlen(cases[i].in));
+		out[n] = '\0';
+		assert_string_equal((char *)out, cases[i].out);
+	}
+	assert_false(lognorm_needed((const unsigned char *)"plain ASCII, one blank", 22));
+	assert_false(lognorm_needed((const unsigned char *)"", 0));
+	assert_true(lognorm_needed((const unsigned char *)"end ", 4) == false);
+	assert_true(lognorm_needed((const unsigned char *)"two  ", 5));
+}
+
+/* The same message typed on another keyboard, pasted from a web page or
+ * aligned with tabs is the same message. */
+static void
+typography_and_blanks_do_not_matter(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "W dso_loader.cc:64]  Could not load dynamic library \u2018libcudart.so.11.0\u2019; "
+		     "dlerror\n"
+		     "W dso_loader.cc:64] Could\tnot load\u00a0dynamic library \uff07libcudnn.so.8\uff07; "
+		     "dlerror\n");
+	assert_int_equal(x.ncauses, 2);
+	assert_string_equal(x.causes[0].id, "lib.cudart_missing");
+	assert_string_equal(explain_value(&x.causes[0], "soname"), "libcudart.so.11.0");
+	assert_string_equal(x.causes[1].id, "lib.cudnn_missing");
+	assert_string_equal(explain_value(&x.causes[1], "soname"), "libcudnn.so.8");
+	explain_release(&x);
+}
+
 static void
 captures_take_normal_forms(void **state)
 {
@@ -386,6 +443,8 @@ main(void)
 		cmocka_unit_test(logread_splits_lf_crlf_and_cr),
 		cmocka_unit_test(logread_refills_and_cuts_long_lines),
 		cmocka_unit_test(longest_anchor_wins_and_symptom_folds),
+		cmocka_unit_test(lognorm_gives_one_spelling),
+		cmocka_unit_test(typography_and_blanks_do_not_matter),
 		cmocka_unit_test(captures_take_normal_forms),
 		cmocka_unit_test(root_cause_takes_consequence),
 		cmocka_unit_test(errors_before_warnings_and_unknown_last),
