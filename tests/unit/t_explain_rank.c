@@ -1,0 +1,256 @@
+/*
+ * t_explain_rank.c - the order of `explain`'s answer, pinned on the real
+ * pattern table: each test builds logs from the sample line of every row
+ * (tests/explain/samples.tsv) and checks what must come first, so that a
+ * change to the ranking (the lower layer first, errors before warnings, a
+ * cause before its symptom) or to the folds (a root cause takes its
+ * consequences) fails here, whatever the rest of the suite says.
+ */
+#include "unit.h"
+
+#include "diag/finding.h"
+#include "explain/explain.h"
+#include "explain/logread.h"
+#include "kb/kb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SAMPLES 1024
+
+static struct sample {
+	char key[64];
+	char line[1024];
+} samples[MAX_SAMPLES];
+static size_t nsamples;
+
+static int
+load_samples(void **state)
+{
+	FILE *fp = fopen("tests/explain/samples.tsv", "r");
+	char buf[2048];
+
+	(void)state;
+	if (!fp)
+		return -1;
+	while (nsamples < MAX_SAMPLES && fgets(buf, sizeof(buf), fp)) {
+		char *tab = strchr(buf, '\t');
+		if (!tab || buf[0] == '#')
+			continue;
+		*tab = '\0';
+		tab[1 + strcspn(tab + 1, "\n")] = '\0';
+		if (strlen(buf) >= sizeof(samples[0].key) || strlen(tab + 1) >= sizeof(samples[0].line))
+			continue;
+		memcpy(samples[nsamples].key, buf, strlen(buf) + 1);
+		memcpy(samples[nsamples].line, tab + 1, strlen(tab + 1) + 1);
+		nsamples++;
+	}
+	fclose(fp);
+	return nsamples ? 0 : -1;
+}
+
+static const char *
+sample_of(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < nsamples; i++)
+		if (!strcmp(samples[i].key, key))
+			return samples[i].line;
+	return NULL;
+}
+
+/* The sample of the first row (by key) for finding id with this role and
+ * severity, whose sample alone is answered with exactly that finding. */
+static const char *
+line_for(const char *id, const char *role, const char *severity);
+
+static void
+run(struct explain *x, const char *text)
+{
+	char err[256];
+	struct logread r;
+
+	assert_int_equal(explain_init(x, err, sizeof(err)), 0);
+	logread_init_mem(&r, text, strlen(text));
+	assert_int_equal(explain_stream(x, &r), 0);
+	logread_release(&r);
+	explain_finish(x);
+}
+
+static const char *
+line_for(const char *id, const char *role, const char *severity)
+{
+	const struct kb_log_pattern *p;
+	size_t n, i;
+
+	p = kb_list_log_patterns(&n);
+	for (i = 0; i < n; i++) {
+		const char *line;
+		struct explain x;
+		bool alone;
+
+		if (strcmp(p[i].finding, id) || strcmp(p[i].role, role) || strcmp(p[i].severity, severity))
+			continue;
+		if (!(line = sample_of(p[i].key)))
+			continue;
+		run(&x, line);
+		alone = x.ncauses == 1 && !strcmp(x.causes[0].id, id);
+		explain_release(&x);
+		if (alone)
+			return line;
+	}
+	return NULL;
+}
+
+static bool
+visible(const struct explain *x, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++)
+		if (!strcmp(x->causes[i].id, id))
+			return true;
+	return false;
+}
+
+static bool
+folded(const struct explain_cause *c, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfolded; i++)
+		if (!strcmp(c->folded[i].id, id))
+			return true;
+	return false;
+}
+
+/* A root cause takes its consequences, whichever line comes first: the
+ * intended folds of explain (rank.c) and of doctor (diag/causes.c) that a
+ * log can show. */
+static void
+root_cause_takes_its_consequences(void **state)
+{
+	static const char *const folds[][2] = {
+		{"mem.oom", "rt.cudnn_init_failed"},
+		{"mem.oom", "rt.cublas_init_failed"},
+		{"lib.cudnn_missing", "rt.cudnn_init_failed"},
+		{"lib.cudnn_version_mismatch", "rt.cudnn_init_failed"},
+		{"lib.cudnn_version_mismatch", "lib.cudnn_missing"},
+		{"driver.libcuda_missing", "driver.init_failed"},
+		{"driver.libcuda_missing", "driver.no_visible_device"},
+		{"driver.too_old", "driver.init_failed"},
+		{"driver.too_old", "lib.cuda_version_mismatch"},
+		{"driver.version_mismatch", "kmod.nvidia_not_loaded"},
+		{"driver.version_mismatch", "driver.init_failed"},
+		{"driver.version_mismatch", "host.container_toolkit_missing"},
+		{"kmod.nvidia_not_loaded", "host.container_toolkit_missing"},
+		{"host.container_toolkit_missing", "driver.libcuda_missing"},
+		{"host.container_toolkit_missing", "driver.no_visible_device"},
+		{"rt.xid_error", "driver.init_failed"},
+		{"rt.xid_error", "rt.kernel_fault"},
+		{"kmod.nouveau_loaded", "kmod.nvidia_not_loaded"},
+		{"kmod.nvidia_not_loaded", "driver.no_visible_device"},
+	};
+	size_t i;
+	int order;
+
+	(void)state;
+	for (i = 0; i < sizeof(folds) / sizeof(folds[0]); i++) {
+		const char *cause = line_for(folds[i][0], "cause", "error");
+		const char *hidden = line_for(folds[i][1], "cause", "error");
+		char text[2200];
+
+		if (!hidden)
+			hidden = line_for(folds[i][1], "symptom", "error");
+		if (!cause || !hidden)
+			fail_msg("no sample line answered alone with %s or %s", folds[i][0], folds[i][1]);
+		for (order = 0; order < 2; order++) {
+			struct explain x;
+
+			snprintf(text, sizeof(text), "%s\n%s\n", order ? cause : hidden,
+				 order ? hidden : cause);
+			run(&x, text);
+			if (strcmp(x.causes[0].id, folds[i][0]) || visible(&x, folds[i][1]) ||
+			    !folded(&x.causes[0], folds[i][1]))
+				fail_msg("%s should take %s (%s first): first is %s", folds[i][0], folds[i][1],
+					 order ? "cause" : "consequence", x.causes[0].id);
+			explain_release(&x);
+		}
+	}
+}
+
+/* Two errors that do not explain each other: the lower layer's first,
+ * whatever their order in the log (a driver too old before the library
+ * that could not load because of it). */
+static void
+lower_layer_first(void **state)
+{
+	static const char *const ids[] = {
+		"host.container_toolkit_missing", "kmod.nvidia_not_loaded", "driver.too_old",
+		"lib.cudnn_missing", "fw.arch_not_in_build", "mem.oom", "rt.nccl_error",
+	};
+	size_t a, b, checked = 0;
+
+	(void)state;
+	for (a = 0; a < sizeof(ids) / sizeof(ids[0]); a++) {
+		for (b = a + 1; b < sizeof(ids) / sizeof(ids[0]); b++) {
+			const char *low = line_for(ids[a], "cause", "error");
+			const char *high = line_for(ids[b], "cause", "error");
+			char text[2200];
+			struct explain x;
+
+			if (!low || !high)
+				fail_msg("no sample line answered alone with %s or %s", ids[a], ids[b]);
+			snprintf(text, sizeof(text), "%s\n%s\n", high, low);
+			run(&x, text);
+			if (visible(&x, ids[a]) && visible(&x, ids[b])) {
+				if (strcmp(x.causes[0].id, ids[a]))
+					fail_msg("%s (lower layer, line 2) should come before %s (line 1)",
+						 ids[a], ids[b]);
+				checked++;
+			}
+			explain_release(&x);
+		}
+	}
+	assert_true(checked >= 15);
+}
+
+/* An error before a warning, even of a lower layer; a cause before a
+ * symptom of the same weight; harmless lines last. */
+static void
+errors_before_warnings_and_symptoms(void **state)
+{
+	const char *warn = line_for("driver.forward_compat_unsupported", "cause", "warn");
+	const char *error = line_for("mem.oom", "cause", "error");
+	const char *benign = line_for("rt.benign_warning", "benign", "info");
+	char text[4400];
+	struct explain x;
+
+	(void)state;
+	if (!warn)
+		warn = line_for("fw.arch_ptx_jit", "cause", "warn");
+	assert_non_null(warn);
+	assert_non_null(error);
+	assert_non_null(benign);
+	snprintf(text, sizeof(text), "%s\n%s\n%s\n", benign, warn, error);
+	run(&x, text);
+	assert_string_equal(x.causes[0].id, "mem.oom");
+	assert_int_equal(x.causes[x.ncauses - 1].role, EXPLAIN_BENIGN);
+	assert_true(x.ncauses == 3);
+	assert_int_equal(x.causes[1].severity, SEV_WARN);
+	explain_release(&x);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(root_cause_takes_its_consequences),
+		cmocka_unit_test(lower_layer_first),
+		cmocka_unit_test(errors_before_warnings_and_symptoms),
+	};
+
+	return cmocka_run_group_tests(tests, load_samples, NULL);
+}
