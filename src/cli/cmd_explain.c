@@ -189,6 +189,36 @@ open_log(const char *file)
 	return fd;
 }
 
+/* Say so, in one line, when what was read is no log; -1 then. */
+static int
+not_a_log(const struct explain *x, const char *name)
+{
+	switch (explain_input(x)) {
+	case EXPLAIN_INPUT_EMPTY:
+		if (!strcmp(name, "message"))
+			fprintf(stderr, "gpudoctor: -e: the message is empty: nothing to explain\n");
+		else
+			fprintf(stderr, "gpudoctor: %s is empty: nothing to explain (give the log as a "
+				"file, or pipe the program's output with 2>&1)\n", name);
+		return -1;
+	case EXPLAIN_INPUT_BLANK:
+		fprintf(stderr, "gpudoctor: %s holds only blank lines: nothing to explain\n", name);
+		return -1;
+	case EXPLAIN_INPUT_UTF16:
+		fprintf(stderr, "gpudoctor: %s is UTF-16 text (as PowerShell's > writes it): convert it "
+			"first: iconv -f UTF-16 -t UTF-8 %s > log-utf8.txt\n", name,
+			strcmp(name, "stdin") ? name : "LOG");
+		return -1;
+	case EXPLAIN_INPUT_BINARY:
+		fprintf(stderr, "gpudoctor: %s is not text (it holds NUL bytes): give the program's log, "
+			"not a binary or an archive\n", name);
+		return -1;
+	case EXPLAIN_INPUT_TEXT:
+		break;
+	}
+	return 0;
+}
+
 int
 cmd_explain(int argc, char **argv)
 {
@@ -236,6 +266,10 @@ cmd_explain(int argc, char **argv)
 		return EXIT_TOOL_FAILED;
 	}
 	explain_finish(&x);
+	if (not_a_log(&x, name) < 0) {
+		explain_release(&x);
+		return EXIT_TOOL_FAILED;
+	}
 
 	findings_init(&fs);
 	if (a.here || a.from) {

@@ -34,6 +34,7 @@
 #define MAX_GROUPS 10
 #define WINDOW 4096              /* bytes of a long line put to a regex */
 #define NORM_MAX 65536           /* longer lines are matched as they are */
+#define SAMPLE (64u << 10)       /* bytes looked at for NULs (explain_input) */
 
 /* Words that make a line GPU-related, and words that make it an error;
  * a line with both that no pattern explains is reported as rt.unknown. */
@@ -171,6 +172,26 @@ explain_reset(struct explain *x)
 	x->bytes = 0;
 	x->lines = x->wsl_line = x->cvd_line = 0;
 	x->cvd_value[0] = '\0';
+	x->has_text = false;
+	x->bom16 = false;
+	x->sample = x->sample_nul = 0;
+}
+
+enum explain_input
+explain_input(const struct explain *x)
+{
+	if (x->bytes == 0)
+		return EXPLAIN_INPUT_EMPTY;
+	/* ASCII in UTF-16 is every other byte NUL (PowerShell also writes a
+	 * byte-order mark); a log holds hardly any */
+	if (x->bom16 || (x->sample >= 256 && x->sample_nul * 100 >= x->sample * 45 &&
+			 x->sample_nul * 100 <= x->sample * 55))
+		return EXPLAIN_INPUT_UTF16;
+	if (x->sample_nul * 100 > x->sample)
+		return EXPLAIN_INPUT_BINARY;
+	if (!x->has_text)
+		return EXPLAIN_INPUT_BLANK;
+	return EXPLAIN_INPUT_TEXT;
 }
 
 /* ---- recording a match ----------------------------------------------- */
@@ -362,6 +383,16 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	bool gpu = false, error = false, anchor = false;
 
 	x->lines = line;
+	if (x->sample == 0 && len >= 2 && line == 1)
+		x->bom16 = (s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff);
+	if (x->sample < SAMPLE) {
+		size_t k, take = len < SAMPLE - x->sample ? len : (size_t)(SAMPLE - x->sample);
+		for (k = 0; k < take; k++)
+			x->sample_nul += s[k] == 0;
+		x->sample += take;
+	}
+	for (i = 0; !x->has_text && i < len; i++)
+		x->has_text = s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f' && s[i] != '\v';
 	n = acm_scan(x->acm, s, len, hits, MAX_HITS);
 	if (!n)
 		return;

@@ -102,6 +102,10 @@ struct explain {
 	char *line;                      /* scratch: the cleaned line */
 	size_t line_size;
 	unsigned char *norm;             /* scratch: the normalized line (lognorm.h) */
+	/* what kind of input it is (explain_input) */
+	bool has_text;                   /* a segment with something other than blanks */
+	uint64_t sample, sample_nul;     /* bytes of the first segments looked at, NULs among them */
+	bool bom16;                      /* it starts with a UTF-16 byte-order mark */
 };
 
 /* Build the matcher for the pattern table in use (kb_list_log_patterns);
@@ -118,6 +122,17 @@ void explain_line(struct explain *x, const unsigned char *s, size_t len, unsigne
 int explain_stream(struct explain *x, struct logread *r);
 /* Fill placeholders, derive evidence, fold and rank. Call once. */
 void explain_finish(struct explain *x);
+
+/* What was read, when it is not a log: empty, blank lines only, UTF-16
+ * text (as PowerShell's > writes it), or binary (NUL bytes). */
+enum explain_input {
+	EXPLAIN_INPUT_TEXT,
+	EXPLAIN_INPUT_EMPTY,
+	EXPLAIN_INPUT_BLANK,
+	EXPLAIN_INPUT_UTF16,
+	EXPLAIN_INPUT_BINARY,
+};
+enum explain_input explain_input(const struct explain *x);
 
 /* Free a cause's strings and zero it (the slot belongs to the list). */
 void explain_cause_release(struct explain_cause *c);
