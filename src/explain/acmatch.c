@@ -17,8 +17,9 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
-#define FLAG 0x80000000u
-#define MASK 0x7fffffffu
+#define FLAG 0x80000000u         /* the target state ends some string */
+#define DEEP 0x40000000u         /* the target state stands for ACM_DEEP bytes or more */
+#define MASK 0x3fffffffu
 
 struct acm_str {
 	unsigned char *s;
@@ -106,6 +107,7 @@ int
 acm_build(struct acm *a)
 {
 	uint32_t maxst, *g, *fail, *queue, *olen, *term_head, *term_next;
+	uint16_t *depth;
 	size_t i, j, qh = 0, qt = 0, nout = 0;
 	unsigned c;
 
@@ -123,12 +125,15 @@ acm_build(struct acm *a)
 	a->nstates = 1;
 
 	/* the trie */
+	depth = xcalloc(maxst, sizeof(*depth));
 	for (i = 0; i < a->nstrs; i++) {
 		uint32_t s = 0;
 		for (j = 0; j < a->strs[i].len; j++) {
 			uint32_t *t = &g[(size_t)s * a->nc + a->cls[a->strs[i].s[j]]];
-			if (*t == NONE)
+			if (*t == NONE) {
 				*t = a->nstates++;
+				depth[*t] = (uint16_t)(j + 1);
+			}
 			s = *t;
 		}
 		term_next[i] = term_head[s];
@@ -187,7 +192,7 @@ acm_build(struct acm *a)
 	 * in the scan loop */
 	for (i = 0; i < (size_t)a->nstates * a->nc; i++) {
 		uint32_t t = g[i] & MASK;
-		g[i] = t * a->nc | (olen[t] ? FLAG : 0);
+		g[i] = t * a->nc | (olen[t] ? FLAG : 0) | (depth[t] >= ACM_DEEP ? DEEP : 0);
 	}
 	a->delta = g;
 	a->built = true;
@@ -196,6 +201,7 @@ acm_build(struct acm *a)
 	free(olen);
 	free(term_head);
 	free(term_next);
+	free(depth);
 	return 0;
 }
 
@@ -203,15 +209,33 @@ size_t
 acm_scan(const struct acm *a, const unsigned char *text, size_t len, struct acm_hit *hits,
 	 size_t max)
 {
+	unsigned state = 0;
+
+	return acm_scan_from(a, &state, text, len, hits, max);
+}
+
+bool
+acm_state_deep(unsigned state)
+{
+	return (state & DEEP) != 0;
+}
+
+size_t
+acm_scan_from(const struct acm *a, unsigned *state, const unsigned char *text, size_t len,
+	      struct acm_hit *hits, size_t max)
+{
 	const uint32_t *delta = a->delta;
 	const unsigned char *cls = a->cls;
 	size_t i, n = 0;
-	uint32_t off = 0;
+	uint32_t off, e = *state & (MASK | DEEP);
 
 	if (!a->built)
 		return 0;
+	off = e & MASK;
+	if (off >= a->nstates * a->nc)
+		off = e = 0;
 	for (i = 0; i < len; i++) {
-		uint32_t e = delta[off + cls[text[i]]];
+		e = delta[off + cls[text[i]]];
 		off = e & MASK;
 		if (e & FLAG) {
 			uint32_t k, s = off / a->nc;
@@ -228,5 +252,6 @@ acm_scan(const struct acm *a, const unsigned char *text, size_t len, struct acm_
 			}
 		}
 	}
+	*state = e & (MASK | DEEP);
 	return n;
 }

@@ -11,6 +11,7 @@
 #ifndef GPUDOCTOR_ACMATCH_H
 #define GPUDOCTOR_ACMATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,17 @@ int acm_build(struct acm *a);
  * many were written. */
 size_t acm_scan(const struct acm *a, const unsigned char *text, size_t len,
 		struct acm_hit *hits, size_t max);
+
+/* The same, starting in *state (0: the start) and leaving there the
+ * state at the end of the text (an opaque value), so that a string cut by
+ * the end of one text is found completed at the start of the next; a
+ * hit's end is then less than its string's length. */
+size_t acm_scan_from(const struct acm *a, unsigned *state, const unsigned char *text,
+		     size_t len, struct acm_hit *hits, size_t max);
+/* Whether the text scanned into state ends with ACM_DEEP or more bytes of
+ * some string (free: the automaton marks such states). */
+#define ACM_DEEP 4
+bool acm_state_deep(unsigned state);
 
 #define ACM_MAX_STATES 65535u
 

@@ -115,6 +115,8 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	x->line_size = WINDOW + 1;
 	x->line = xmalloc(x->line_size);
 	x->norm = xmalloc(NORM_MAX);
+	x->tail = xmalloc(EXPLAIN_TAIL);
+	x->joined = xmalloc(EXPLAIN_TAIL + 1 + NORM_MAX);
 	return 0;
 }
 
@@ -156,6 +158,8 @@ explain_release(struct explain *x)
 	free(x->causes);
 	free(x->line);
 	free(x->norm);
+	free(x->tail);
+	free(x->joined);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -174,6 +178,7 @@ explain_reset(struct explain *x)
 	x->cvd_value[0] = '\0';
 	x->has_text = false;
 	x->bom16 = false;
+	x->tail_len = 0;
 	x->sample = x->sample_nul = 0;
 }
 
@@ -373,6 +378,76 @@ record(struct explain *x, size_t pi, const char *text, const regmatch_t *m, size
 	}
 }
 
+/*
+ * Lines wrapped by a terminal, a log collector or a mail program: when a
+ * line ends inside a pattern's anchor (at least ACM_DEEP bytes of it) and the next line completes the anchor, directly (a cut inside a
+ * word) or after a blank (a wrap at a space), the two are matched as one
+ * line, under the first one's number.
+ */
+#define JOIN_LOOK 256            /* bytes of the next line that may complete an anchor */
+
+static void
+keep_tail(struct explain *x, const unsigned char *s, size_t len, unsigned long line,
+	  unsigned state)
+{
+	size_t k;
+
+	x->tail_len = 0;
+	if (!acm_state_deep(state))
+		return;
+	k = len < EXPLAIN_TAIL ? len : EXPLAIN_TAIL;
+	memcpy(x->tail, s + len - k, k);
+	x->tail_len = k;
+	x->tail_state = state;
+	x->tail_line = line;
+}
+
+/* Whether s completes an anchor begun at the kept tail (sep: "" or " "
+ * between them). */
+static bool
+completes_anchor(const struct explain *x, const unsigned char *s, size_t len, const char *sep)
+{
+	struct acm_hit hits[MAX_HITS];
+	unsigned state = x->tail_state;
+	size_t n, i, seplen = strlen(sep);
+
+	if (seplen)
+		acm_scan_from(x->acm, &state, (const unsigned char *)sep, seplen, hits, 0);
+	n = acm_scan_from(x->acm, &state, s, len < JOIN_LOOK ? len : JOIN_LOOK, hits, MAX_HITS);
+	for (i = 0; i < n; i++)
+		if (!(hits[i].id & (KW_GPU | KW_ERR | KW_WSL | KW_CVD)) &&
+		    strlen(x->pats[hits[i].id].anchor) > hits[i].end + seplen)
+			return true;
+	return false;
+}
+
+static bool
+join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned long line)
+{
+	static const char *const seps[] = {"", " "};
+	size_t i, k;
+
+	if (!x->tail_len || x->joining || line != x->tail_line + 1)
+		return false;
+	for (i = 0; i < 2; i++) {
+		if (!completes_anchor(x, s, len, seps[i]))
+			continue;
+		k = x->tail_len;
+		memcpy(x->joined, x->tail, k);
+		memcpy(x->joined + k, seps[i], strlen(seps[i]));
+		k += strlen(seps[i]);
+		memcpy(x->joined + k, s, len < NORM_MAX ? len : NORM_MAX);
+		k += len < NORM_MAX ? len : NORM_MAX;
+		x->tail_len = 0;
+		x->joining = true;
+		explain_line(x, x->joined, k, x->tail_line);
+		x->joining = false;
+		x->lines = line;
+		return true;
+	}
+	return false;
+}
+
 void
 explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned long line)
 {
@@ -381,8 +456,11 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	regmatch_t m[MAX_GROUPS], best_m[MAX_GROUPS];
 	size_t best_groups = 0;
 	bool gpu = false, error = false, anchor = false;
+	unsigned state;
 
 	x->lines = line;
+	if (join_wrapped(x, s, len, line))
+		return;
 	if (x->sample == 0 && len >= 2 && line == 1)
 		x->bom16 = (s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff);
 	if (x->sample < SAMPLE) {
@@ -393,7 +471,9 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	}
 	for (i = 0; !x->has_text && i < len; i++)
 		x->has_text = s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f' && s[i] != '\v';
-	n = acm_scan(x->acm, s, len, hits, MAX_HITS);
+	state = 0;
+	n = acm_scan_from(x->acm, &state, s, len, hits, MAX_HITS);
+	keep_tail(x, s, len, line, state);
 	if (!n)
 		return;
 	/* a line with nothing to find (a progress bar, a metric) is not

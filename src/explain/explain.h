@@ -36,6 +36,7 @@
 #define EXPLAIN_MAX_FOLDED 8
 #define EXPLAIN_MAX_UNKNOWN 10   /* unexplained lines quoted */
 #define EXPLAIN_QUOTE_MAX 240    /* characters of a quoted line */
+#define EXPLAIN_TAIL 512         /* bytes of a line kept to join it with the next */
 
 enum explain_role {
 	EXPLAIN_CAUSE,
@@ -106,6 +107,14 @@ struct explain {
 	bool has_text;                   /* a segment with something other than blanks */
 	uint64_t sample, sample_nul;     /* bytes of the first segments looked at, NULs among them */
 	bool bom16;                      /* it starts with a UTF-16 byte-order mark */
+	/* a line that ends inside an anchor, kept to join it with the next
+	 * (a message wrapped by a terminal or a log collector) */
+	unsigned char *tail;             /* its last EXPLAIN_TAIL bytes at most */
+	size_t tail_len;                 /* 0: nothing kept */
+	unsigned tail_state;             /* the matcher's state at its end */
+	unsigned long tail_line;
+	unsigned char *joined;           /* scratch: tail + the next line */
+	bool joining;
 };
 
 /* Build the matcher for the pattern table in use (kb_list_log_patterns);

@@ -56,6 +56,31 @@ acm_finds_overlapping_and_folds_case(void **state)
 	acm_free(a);
 }
 
+/* A string cut by the end of one text is found completed at the start of
+ * the next, and the state says when enough of one was seen to wait for it. */
+static void
+acm_continues_across_texts(void **state)
+{
+	struct acm *a = acm_new();
+	struct acm_hit h[8];
+	unsigned st = 0;
+
+	(void)state;
+	assert_int_equal(acm_add(a, "driver version", 14, 1), 0);
+	assert_int_equal(acm_add(a, "ab", 2, 2), 0);
+	assert_int_equal(acm_build(a), 0);
+	assert_int_equal(acm_scan_from(a, &st, (const unsigned char *)"the driver ver", 14, h, 8), 0);
+	assert_true(acm_state_deep(st));
+	assert_int_equal(acm_scan_from(a, &st, (const unsigned char *)"sion is", 7, h, 8), 1);
+	assert_int_equal(h[0].id, 1);
+	assert_int_equal(h[0].end, 4);               /* less than the string: begun before */
+	st = 0;
+	assert_int_equal(acm_scan_from(a, &st, (const unsigned char *)"xa", 2, h, 8), 0);
+	assert_false(acm_state_deep(st));            /* one byte of "ab" is not enough */
+	assert_int_equal(acm_scan_from(a, &st, (const unsigned char *)"b", 1, h, 8), 1);
+	acm_free(a);
+}
+
 static void
 acm_handles_binary_bytes(void **state)
 {
@@ -346,6 +371,36 @@ typography_and_blanks_do_not_matter(void **state)
 	explain_release(&x);
 }
 
+/* A message wrapped by a terminal (cut inside a word) or by a mail
+ * program (the blank dropped) is matched as one line, under the first
+ * line's number; lines apart, or a blank line between, are not joined. */
+static void
+wrapped_lines_are_joined(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "W dso_loader.cc:64] Could not load dyna\n"
+		     "mic library 'libcudart.so.11.0'; dlerror\n"
+		     "epoch 1\n"
+		     "W dso_loader.cc:64] Could not load dynamic\n"
+		     "library 'libcudnn.so.8'; dlerror\n");
+	assert_int_equal(x.ncauses, 2);
+	assert_string_equal(x.causes[0].id, "lib.cudart_missing");
+	assert_int_equal(x.causes[0].lines[0], 1);
+	assert_string_equal(explain_value(&x.causes[0], "soname"), "libcudart.so.11.0");
+	assert_string_equal(x.causes[1].id, "lib.cudnn_missing");
+	assert_int_equal(x.causes[1].lines[0], 4);
+	explain_release(&x);
+
+	run_text(&x, "W dso_loader.cc:64] Could not load dyna\n"
+		     "\n"
+		     "mic library 'libcudart.so.11.0'; dlerror\n");
+	assert_int_equal(x.ncauses, 1);               /* a GPU line with "error": unknown */
+	assert_string_equal(x.causes[0].id, "rt.unknown");
+	explain_release(&x);
+}
+
 static void
 captures_take_normal_forms(void **state)
 {
@@ -439,12 +494,14 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(acm_finds_overlapping_and_folds_case),
+		cmocka_unit_test(acm_continues_across_texts),
 		cmocka_unit_test(acm_handles_binary_bytes),
 		cmocka_unit_test(logread_splits_lf_crlf_and_cr),
 		cmocka_unit_test(logread_refills_and_cuts_long_lines),
 		cmocka_unit_test(longest_anchor_wins_and_symptom_folds),
 		cmocka_unit_test(lognorm_gives_one_spelling),
 		cmocka_unit_test(typography_and_blanks_do_not_matter),
+		cmocka_unit_test(wrapped_lines_are_joined),
 		cmocka_unit_test(captures_take_normal_forms),
 		cmocka_unit_test(root_cause_takes_consequence),
 		cmocka_unit_test(errors_before_warnings_and_unknown_last),
