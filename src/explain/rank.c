@@ -363,6 +363,94 @@ recast(struct explain_cause *c, const char *id, char *title, const char *explain
 	c->fix = xstrdup(fix);
 }
 
+/* "7.79 GiB", "512 MiB", "20.00 KiB", "123 B" (PyTorch's sizes; GB read as
+ * GiB) -> bytes; -1 when v is not a size. */
+static double
+size_bytes(const char *v)
+{
+	char *end;
+	double n;
+
+	if (!v)
+		return -1;
+	n = strtod(v, &end);
+	if (end == v || n < 0)
+		return -1;
+	while (*end == ' ')
+		end++;
+	switch (*end) {
+	case 'B': case 'b': return n;
+	case 'K': case 'k': return n * 1024.0;
+	case 'M': case 'm': return n * 1024.0 * 1024.0;
+	case 'G': case 'g': return n * 1024.0 * 1024.0 * 1024.0;
+	case 'T': case 't': return n * 1024.0 * 1024.0 * 1024.0 * 1024.0;
+	default: return -1;
+	}
+}
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+/*
+ * PyTorch's out-of-memory message states the GPU's total memory, what is
+ * free, and what the failing process holds: all of it in PyTorch 2.1 and
+ * later ("Including non-PyTorch memory, this process has X"), else what
+ * its allocator reserved (older: "Y reserved in total by PyTorch"; newer
+ * without the line: allocated + reserved but unallocated). The rest,
+ * total - free - that, is held by other processes, and a smaller batch
+ * will not make room: the cause becomes mem.held_by_other_process when the
+ * rest is large (from all of the process's memory: 1 GiB and a tenth of
+ * the GPU; from the allocator's share, which leaves out the process's own
+ * context and non-PyTorch memory: 2 GiB and half the GPU), and between a
+ * quarter and a half it is said as evidence.
+ */
+static void
+memory_holders(struct explain_cause *c)
+{
+	const char *total_s = explain_value(c, "total"), *free_s = explain_value(c, "free");
+	double total = size_bytes(total_s), freeb = size_bytes(free_s);
+	double proc = size_bytes(explain_value(c, "process"));
+	double res = size_bytes(explain_value(c, "reserved"));
+	double alloc = size_bytes(explain_value(c, "allocated"));
+	double unalloc = size_bytes(explain_value(c, "unallocated"));
+	double mine, others;
+	bool whole;
+	char *title;
+
+	if (strcmp(c->id, "mem.oom") || total <= 0 || freeb < 0)
+		return;
+	whole = proc >= 0;
+	mine = whole ? proc : res >= 0 ? res : alloc >= 0 && unalloc >= 0 ? alloc + unalloc : -1;
+	if (mine < 0)
+		return;
+	others = total - freeb - mine;
+	if (whole ? others >= 1.0 * GIB && others >= 0.10 * total
+		  : others >= 2.0 * GIB && others >= 0.50 * total) {
+		title = xasprintf("Other processes hold %.1f GiB of the GPU's %s", others / GIB, total_s);
+		recast(c, "mem.held_by_other_process", title,
+		       whole ? "The log states the GPU's memory, what was free and all that this "
+			       "process held; the rest is held by other processes (another job, a "
+			       "notebook kernel, a process that did not exit), so a smaller batch will "
+			       "not make room."
+			     : "The log states the GPU's memory, what was free and what PyTorch in this "
+			       "process held; most of the rest is held by other processes (another job, "
+			       "a notebook kernel, a process that did not exit), or by TensorFlow or "
+			       "JAX in this same process, so a smaller batch will not make room.",
+		       "nvidia-smi\nEnd the process that holds the memory, or wait for it (gpudoctor "
+		       "doctor says whether it still runs)\nOr run on another GPU: export "
+		       "CUDA_VISIBLE_DEVICES=1");
+		explain_evidence(c, "the log says: %s total, %s free, %.2f GiB held by this process%s: "
+				 "%.2f GiB are held elsewhere", total_s, free_s, mine / GIB,
+				 whole ? "" : "'s PyTorch", others / GIB);
+		if (explain_value(c, "requested"))
+			explain_evidence(c, "so PyTorch could not allocate %s", explain_value(c, "requested"));
+	} else if (!whole && others >= 2.0 * GIB && others >= 0.25 * total) {
+		explain_evidence(c, "%.2f GiB of the GPU's %s are outside what PyTorch holds (%s total "
+				 "- %s free - %.2f GiB): other processes, or memory this one took "
+				 "without PyTorch; nvidia-smi shows which", others / GIB, total_s,
+				 total_s, free_s, mine / GIB);
+	}
+}
+
 /*
  * Inside WSL2 the driver libraries (libcuda, libnvidia-ml) come from the
  * Windows driver through /usr/lib/wsl/lib; when a log that says WSL2
@@ -444,6 +532,8 @@ explain_finish(struct explain *x)
 					     "match no message in gpudoctor's table.");
 		}
 	}
+	for (i = 0; i < x->ncauses; i++)
+		memory_holders(&x->causes[i]);
 	wsl_context(x);
 	visible_devices_context(x);
 	if (x->ncauses)
