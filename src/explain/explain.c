@@ -30,6 +30,8 @@
 #define KW_ERR 0x200000u
 #define KW_WSL 0x400000u
 #define KW_CVD 0x800000u
+#define KW_RUN 0x1000000u        /* "docker run", "podman run": a container started here */
+#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN)
 #define MAX_HITS 64
 #define MAX_GROUPS 10
 #define WINDOW 4096              /* bytes of a long line put to a regex */
@@ -74,6 +76,25 @@ visible_devices_value(const unsigned char *s, size_t len, char *out, size_t size
 	return true;
 }
 
+/* Whether a `docker run` / `podman run` command (ending at end in s) asks
+ * for GPUs: --gpus, the nvidia runtime, a CDI device; nvidia-docker is
+ * GPU-enabled by itself. */
+static bool
+gpu_flags(const unsigned char *s, size_t len, size_t end)
+{
+	static const char *const flags[] = {
+		"--gpus", "--runtime=nvidia", "--runtime nvidia", "nvidia.com/gpu", NULL,
+	};
+	size_t i, start = end >= strlen("docker run ") ? end - strlen("docker run ") : 0;
+
+	if (start >= 7 && !memcmp(s + start - 7, "nvidia-", 7))
+		return true;
+	for (i = 0; flags[i]; i++)
+		if (memmem(s + end, len - end, flags[i], strlen(flags[i])))
+			return true;
+	return false;
+}
+
 /* ---- setup ----------------------------------------------------------- */
 
 int
@@ -107,6 +128,8 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	for (i = 0; wsl_words[i]; i++)
 		acm_add(x->acm, wsl_words[i], strlen(wsl_words[i]), KW_WSL | (unsigned)i);
 	acm_add(x->acm, "CUDA_VISIBLE_DEVICES", strlen("CUDA_VISIBLE_DEVICES"), KW_CVD);
+	acm_add(x->acm, "docker run ", strlen("docker run "), KW_RUN);
+	acm_add(x->acm, "podman run ", strlen("podman run "), KW_RUN);
 	if (acm_build(x->acm) < 0) {
 		str_copy(err, errsize, "cannot build the pattern matcher");
 		explain_release(x);
@@ -174,7 +197,7 @@ explain_reset(struct explain *x)
 	x->causes = NULL;
 	x->ncauses = x->acauses = 0;
 	x->bytes = 0;
-	x->lines = x->wsl_line = x->cvd_line = 0;
+	x->lines = x->wsl_line = x->cvd_line = x->run_line = 0;
 	x->cvd_value[0] = '\0';
 	x->has_text = false;
 	x->bom16 = false;
@@ -415,7 +438,7 @@ completes_anchor(const struct explain *x, const unsigned char *s, size_t len, co
 		acm_scan_from(x->acm, &state, (const unsigned char *)sep, seplen, hits, 0);
 	n = acm_scan_from(x->acm, &state, s, len < JOIN_LOOK ? len : JOIN_LOOK, hits, MAX_HITS);
 	for (i = 0; i < n; i++)
-		if (!(hits[i].id & (KW_GPU | KW_ERR | KW_WSL | KW_CVD)) &&
+		if (!(hits[i].id & KW_ANY) &&
 		    strlen(x->pats[hits[i].id].anchor) > hits[i].end + seplen)
 			return true;
 	return false;
@@ -486,7 +509,10 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			return;
 	}
 	for (i = 0; i < n; i++) {
-		if (hits[i].id & KW_CVD) {
+		if (hits[i].id & KW_RUN) {
+			if (!x->run_line && !gpu_flags(s, len, hits[i].end))
+				x->run_line = line;
+		} else if (hits[i].id & KW_CVD) {
 			if (!x->cvd_line &&
 			    visible_devices_value(s + hits[i].end, len - hits[i].end, x->cvd_value,
 						  sizeof(x->cvd_value)))
@@ -516,7 +542,7 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		unsigned id = hits[i].id;
 		size_t alen;
 
-		if (id & (KW_GPU | KW_ERR | KW_WSL | KW_CVD))
+		if (id & KW_ANY)
 			continue;
 		alen = strlen(x->pats[id].anchor);
 		if (best != SIZE_MAX && (alen < best_len || (alen == best_len && id > best)))

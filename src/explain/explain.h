@@ -98,6 +98,7 @@ struct explain {
 	unsigned long wsl_line;          /* first line that says WSL2; 0 none */
 	unsigned long cvd_line;          /* first line that sets CUDA_VISIBLE_DEVICES; 0 none */
 	char cvd_value[64];              /* the value it sets */
+	unsigned long run_line;          /* first `docker run` without GPUs; 0 none */
 	struct explain_cause *causes;    /* after explain_finish: ranked, hidden removed */
 	size_t ncauses, acauses;
 	char *line;                      /* scratch: the cleaned line */

@@ -452,6 +452,29 @@ memory_holders(struct explain_cause *c)
 }
 
 /*
+ * A log that prints the driver's CUDA beside the runtime's (deviceQuery's
+ * "CUDA Driver Version / Runtime Version 11.4 / 11.8") is a problem only
+ * when the driver's is the older: otherwise the pair is harmless.
+ */
+static void
+version_pair(struct explain_cause *c)
+{
+	const char *drv = explain_value(c, "found"), *rt = explain_value(c, "expected");
+
+	if (strcmp(c->id, "driver.too_old") || !drv || !rt || vers_cmp(drv, rt) < 0)
+		return;
+	c->id = "rt.benign_warning";
+	c->role = EXPLAIN_BENIGN;
+	c->severity = SEV_INFO;
+	free(c->title);
+	c->title = xasprintf("The driver runs CUDA %s, the runtime needs %s: fine", drv, rt);
+	free(c->explain);
+	c->explain = xstrdup("A driver runs every CUDA runtime up to its own CUDA version.");
+	free(c->fix);
+	c->fix = NULL;
+}
+
+/*
  * Inside WSL2 the driver libraries (libcuda, libnvidia-ml) come from the
  * Windows driver through /usr/lib/wsl/lib; when a log that says WSL2
  * misses them, the cause is the Windows side: no NVIDIA driver there, or
@@ -512,6 +535,41 @@ visible_devices_context(struct explain *x)
 	}
 }
 
+/*
+ * A log that starts a container with `docker run` (or podman) without
+ * --gpus or the nvidia runtime, then misses the GPU inside it: the
+ * container was started without GPU access, whatever else is said.
+ */
+static void
+container_context(struct explain *x)
+{
+	static const char *const inside[] = {
+		"driver.libcuda_missing", "driver.no_visible_device", "driver.init_failed",
+		"kmod.device_nodes_missing", "kmod.nvidia_not_loaded", NULL,
+	};
+	size_t i;
+	int k;
+
+	if (!x->run_line)
+		return;
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		for (k = 0; inside[k] && strcmp(c->id, inside[k]); k++)
+			;
+		if (!inside[k] || c->lines[0] < x->run_line)
+			continue;
+		recast(c, "host.container_no_gpu",
+		       xstrdup("The container was started without GPU access"),
+		       "docker run gives a container no GPU unless it is asked for one: without "
+		       "--gpus (or --runtime=nvidia) there are no /dev/nvidia* devices and no driver "
+		       "libraries inside, so CUDA finds nothing.",
+		       "docker run --gpus all IMAGE ...\nnvidia-ctk --version   # the NVIDIA Container "
+		       "Toolkit must be installed on the host");
+		explain_evidence(c, "the log runs a container without --gpus (line %lu)", x->run_line);
+		return;
+	}
+}
+
 void
 explain_finish(struct explain *x)
 {
@@ -532,10 +590,13 @@ explain_finish(struct explain *x)
 					     "match no message in gpudoctor's table.");
 		}
 	}
-	for (i = 0; i < x->ncauses; i++)
+	for (i = 0; i < x->ncauses; i++) {
 		memory_holders(&x->causes[i]);
+		version_pair(&x->causes[i]);
+	}
 	wsl_context(x);
 	visible_devices_context(x);
+	container_context(x);
 	if (x->ncauses)
 		qsort(x->causes, x->ncauses, sizeof(*x->causes), cause_cmp);
 
