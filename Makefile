@@ -46,7 +46,7 @@ STUB_SRCS := $(sort $(wildcard tests/stubs/*.c))
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all dev run check test unit kb kb-check bench clean deps-build deps-test asan valgrind format
+.PHONY: all dev run check test unit kb kb-check bench clean deps-build deps-test asan valgrind format error-codes
 
 all: $(BUILD)/gpudoctor
 
@@ -124,6 +124,20 @@ $(BUILD)/tools/gen-kb: $(GEN_KB_SRCS) src/kb/kb.h src/kb/kb_schema.h src/kb/kb_t
 kb: $(BUILD)/tools/gen-kb
 	$(BUILD)/tools/gen-kb data/kb > src/kb/kb_data.c.tmp || { rm -f src/kb/kb_data.c.tmp; exit 1; }
 	mv src/kb/kb_data.c.tmp src/kb/kb_data.c
+
+# tools/gen-error-codes: data/kb/error_codes.tsv from this machine's CUDA
+# toolkit (headers, libraries) and, with DRIVER_MESSAGES=FILE, the driver's
+# own messages (`gen-error-codes --dump` where a driver is). Review, then
+# `make kb`.
+CUDA_HOME_DIR ?= /usr/local/cuda
+$(BUILD)/tools/gen-error-codes: tools/gen-error-codes.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -ldl
+
+error-codes: $(BUILD)/tools/gen-error-codes
+	$(BUILD)/tools/gen-error-codes $(if $(DRIVER_MESSAGES),--messages $(DRIVER_MESSAGES)) \
+		$(CUDA_HOME_DIR) > data/kb/error_codes.tsv.tmp || { rm -f data/kb/error_codes.tsv.tmp; exit 1; }
+	mv data/kb/error_codes.tsv.tmp data/kb/error_codes.tsv
 
 kb-check: $(BUILD)/tools/gen-kb
 	@$(BUILD)/tools/gen-kb data/kb | cmp -s - src/kb/kb_data.c \

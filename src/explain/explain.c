@@ -17,6 +17,7 @@
 #include "base/vers.h"
 #include "base/xalloc.h"
 #include "explain/acmatch.h"
+#include "explain/codes.h"
 #include "explain/lognorm.h"
 #include "kb/kb_schema.h"
 
@@ -25,13 +26,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define KW_GPU 0x100000u
 #define KW_ERR 0x200000u
 #define KW_WSL 0x400000u
 #define KW_CVD 0x800000u
 #define KW_RUN 0x1000000u        /* "docker run", "podman run": a container started here */
-#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN)
+#define KW_CODE 0x2000000u       /* how a status code's name begins (codes.h) */
+#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE)
 #define MAX_HITS 64
 #define MAX_GROUPS 10
 #define WINDOW 4096              /* bytes of a long line put to a regex */
@@ -95,6 +98,40 @@ gpu_flags(const unsigned char *s, size_t len, size_t end)
 	return false;
 }
 
+/* Whether pattern id is a status code's row (after the table's). */
+static int
+is_code(const struct explain *x, size_t id)
+{
+	return id >= x->npats - x->ncode_rows;
+}
+
+/* A code name's beginning was found: the whole identifier there names a
+ * code's row (the hit becomes that row's), or nothing (it stays a word). */
+static void
+code_hit(const struct explain *x, const unsigned char *s, size_t len, struct acm_hit *h)
+{
+	const char *prefix = code_prefixes[h->id & 0xffu];
+	size_t plen = strlen(prefix), start, end, row;
+
+	if (h->end < plen)
+		return;
+	/* the matcher reports a prefix once a line: "NCCL error: ncclRemoteError"
+	 * needs the later ones looked at too */
+	for (start = h->end - plen; start + plen <= len; start++) {
+		if (strncasecmp((const char *)s + start, prefix, plen) ||
+		    (start && (isalnum(s[start - 1]) || s[start - 1] == '_')))
+			continue;
+		for (end = start + plen; end < len && (isalnum(s[end]) || s[end] == '_'); end++)
+			;
+		row = code_lookup(&x->codes, s + start, end - start);
+		if (row != SIZE_MAX) {
+			h->id = (unsigned)row;
+			h->end = end;
+			return;
+		}
+	}
+}
+
 /* ---- setup ----------------------------------------------------------- */
 
 int
@@ -108,6 +145,15 @@ explain_init(struct explain *x, char *err, size_t errsize)
 		str_copy(err, errsize, "the knowledge base has no log patterns (log_patterns.tsv)");
 		return -1;
 	}
+	/* the status codes after the table's rows: on a tie the table wins */
+	x->code_rows = code_patterns(x->pats, x->npats, &x->ncode_rows);
+	if (x->ncode_rows) {
+		x->all = xcalloc(x->npats + x->ncode_rows, sizeof(*x->all));
+		memcpy(x->all, x->pats, x->npats * sizeof(*x->all));
+		memcpy(x->all + x->npats, x->code_rows, x->ncode_rows * sizeof(*x->all));
+		x->pats = x->all;
+		x->npats += x->ncode_rows;
+	}
 	/* expressions are compiled when their anchor is first seen (most
 	 * never are); every table was checked at load time (kb_schema.c) */
 	x->re = xcalloc(x->npats, sizeof(*x->re));
@@ -115,6 +161,8 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	x->acm = acm_new();
 	for (i = 0; i < x->npats; i++) {
 		const struct kb_log_pattern *p = &x->pats[i];
+		if (is_code(x, i) && code_is_name_row(p))
+			continue;        /* found through code_prefixes */
 		if (acm_add(x->acm, p->anchor, strlen(p->anchor), (unsigned)i) < 0) {
 			str_fmt(err, errsize, "log pattern %s: anchor too long", p->key);
 			explain_release(x);
@@ -130,6 +178,11 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	acm_add(x->acm, "CUDA_VISIBLE_DEVICES", strlen("CUDA_VISIBLE_DEVICES"), KW_CVD);
 	acm_add(x->acm, "docker run ", strlen("docker run "), KW_RUN);
 	acm_add(x->acm, "podman run ", strlen("podman run "), KW_RUN);
+	if (x->ncode_rows) {
+		for (i = 0; code_prefixes[i]; i++)
+			acm_add(x->acm, code_prefixes[i], strlen(code_prefixes[i]), KW_CODE | (unsigned)i);
+		code_index_build(&x->codes, x->pats, x->npats);
+	}
 	if (acm_build(x->acm) < 0) {
 		str_copy(err, errsize, "cannot build the pattern matcher");
 		explain_release(x);
@@ -183,6 +236,9 @@ explain_release(struct explain *x)
 	free(x->norm);
 	free(x->tail);
 	free(x->joined);
+	free(x->all);
+	code_patterns_release(x->code_rows, x->ncode_rows);
+	code_index_release(&x->codes);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -509,6 +565,8 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			return;
 	}
 	for (i = 0; i < n; i++) {
+		if (hits[i].id & KW_CODE)
+			code_hit(x, s, len, &hits[i]);
 		if (hits[i].id & KW_RUN) {
 			if (!x->run_line && !gpu_flags(s, len, hits[i].end))
 				x->run_line = line;
@@ -545,7 +603,11 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		if (id & KW_ANY)
 			continue;
 		alen = strlen(x->pats[id].anchor);
-		if (best != SIZE_MAX && (alen < best_len || (alen == best_len && id > best)))
+		/* a row of the table beats a status code's row (codes.h);
+		 * among either, the longest anchor, then the first row */
+		if (best != SIZE_MAX && (is_code(x, id) > is_code(x, best) ||
+					 (is_code(x, id) == is_code(x, best) &&
+					  (alen < best_len || (alen == best_len && id > best)))))
 			continue;
 		if (x->pats[id].regex[0]) {
 			size_t ng;

@@ -21,6 +21,7 @@
 
 #include "diag/finding.h"
 #include "explain/logread.h"
+#include "explain/codes.h"
 #include "kb/kb.h"
 
 #include <regex.h>
@@ -88,8 +89,12 @@ struct explain_cause {
 struct explain {
 	/* the compiled pattern table */
 	struct acm *acm;
-	const struct kb_log_pattern *pats;
+	const struct kb_log_pattern *pats; /* the table's rows, then the status codes' (codes.h) */
 	size_t npats;
+	struct kb_log_pattern *all;      /* owned: pats when there are code rows */
+	struct kb_log_pattern *code_rows;
+	size_t ncode_rows;
+	struct code_index codes;         /* the code rows by name (codes.h) */
 	regex_t *re;                     /* per pattern; compiled where re_state > 0 */
 	signed char *re_state;           /* 0 not yet compiled, 1 compiled, -1 does not compile */
 	/* what was read */

@@ -83,6 +83,7 @@ LIST(kb_list_jax_builds, struct kb_jax_build, KB_JAX_BUILDS)
 LIST(kb_list_log_patterns, struct kb_log_pattern, KB_LOG_PATTERNS)
 LIST(kb_list_build_targets, struct kb_build_target, KB_BUILD_TARGETS)
 LIST(kb_list_arch_breakages, struct kb_arch_breakage, KB_ARCH_BREAKAGES)
+LIST(kb_list_error_codes, struct kb_error_code, KB_ERROR_CODES)
 
 int
 kb_info(enum kb_table t, struct kb_info *out)

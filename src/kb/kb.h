@@ -33,6 +33,7 @@ enum kb_table {
 	KB_LOG_PATTERNS,
 	KB_BUILD_TARGETS,
 	KB_ARCH_BREAKAGES,
+	KB_ERROR_CODES,
 	KB_NTABLES
 };
 
@@ -198,6 +199,21 @@ struct kb_arch_breakage {
 	const char *source;
 };
 
+/* error_codes.tsv: the status codes of the CUDA runtime (cudaError_t), the
+ * CUDA driver (CUresult), NVML, cuBLAS, cuDNN and NCCL, written by
+ * tools/gen-error-codes.c from the toolkit's headers and the libraries'
+ * own messages. Sorted by (library, name). */
+struct kb_error_code {
+	const char *library;             /* cuda_runtime, cuda_driver, nvml, cublas, cudnn, nccl */
+	const char *name;                /* "cudaErrorNoDevice" */
+	unsigned code;                   /* 100 */
+	const char *message;             /* what the library prints: "no CUDA-capable device is
+	                                    detected"; "" none */
+	const char *meaning;             /* the documentation's sentence; "" none */
+	const char *finding;             /* the finding it points to; rt.unknown: none known */
+	const char *source;
+};
+
 /* ---- loading ---------------------------------------------------------- */
 
 /* Replace tables with the files found in dir (<dir>/cuda_driver.tsv, ...):
@@ -231,6 +247,7 @@ const struct kb_jax_build *kb_list_jax_builds(size_t *n);
 const struct kb_log_pattern *kb_list_log_patterns(size_t *n);
 const struct kb_build_target *kb_list_build_targets(size_t *n);
 const struct kb_arch_breakage *kb_list_arch_breakages(size_t *n);
+const struct kb_error_code *kb_list_error_codes(size_t *n);
 
 /* What `compat --kb-info` prints per table. */
 struct kb_info {

@@ -120,6 +120,28 @@ check_placeholders(const char *col, const char *text, const char *captures, char
 /* log_patterns: a usable anchor, a regex that compiles with one named
  * capture per group, a known finding layer, benign rows that are
  * rt.benign_warning at info. */
+static const char *const code_libraries[] = {
+	"cuda_runtime", "cuda_driver", "nvml", "cublas", "cudnn", "nccl", NULL,
+};
+
+/* A code's finding is an ID of a known layer; its name can be an anchor. */
+static int
+check_error_code(const void *row, char *msg, size_t size)
+{
+	const struct kb_error_code *r = row;
+	const char *dot = strchr(r->finding, '.');
+
+	if (!dot || !in_list(layers, r->finding, (size_t)(dot - r->finding)) || !dot[1]) {
+		str_fmt(msg, size, "finding %s is not layer.name with a known layer", r->finding);
+		return -1;
+	}
+	if (strlen(r->name) < 8 || strlen(r->name) > 200) {
+		str_fmt(msg, size, "name \"%s\" is shorter than 8 or longer than 200 characters", r->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 check_log_pattern(const void *row, char *msg, size_t size)
 {
@@ -399,6 +421,22 @@ const struct kb_schema kb_schemas[KB_NTABLES] = {
 		},
 		.nkeys = 4, .keys = {0, 3, 1, 4},
 		.nranges = 2, .ranges = {{1, 2}, {4, 5}},
+	},
+	[KB_ERROR_CODES] = {
+		.id = KB_ERROR_CODES, .name = "error_codes", .file = "error_codes.tsv",
+		.ctype = "struct kb_error_code", .row_size = sizeof(struct kb_error_code),
+		.ncols = 7,
+		.cols = {
+			COLA(struct kb_error_code, library, KB_REQUIRED, code_libraries),
+			COL(struct kb_error_code, name, KB_STR, KB_REQUIRED),
+			COL(struct kb_error_code, code, KB_UINT, 0),
+			COL(struct kb_error_code, message, KB_STR, 0),
+			COL(struct kb_error_code, meaning, KB_STR, 0),
+			COL(struct kb_error_code, finding, KB_STR, KB_REQUIRED | KB_WLIST),
+			SRC(struct kb_error_code),
+		},
+		.nkeys = 2, .keys = {0, 1},
+		.check_row = check_error_code,
 	},
 };
 

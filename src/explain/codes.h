@@ -1,0 +1,40 @@
+/*
+ * codes.h - the status codes of the knowledge base (error_codes.tsv) as
+ * patterns for explain's matcher: each code's name, and the message its
+ * library prints; rows of log_patterns.tsv win on the same line.
+ */
+#ifndef GPUDOCTOR_CODES_H
+#define GPUDOCTOR_CODES_H
+
+#include "kb/kb.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The rows for the codes in use (the table's rows are not needed yet: the
+ * matcher gives them precedence); *n their count.
+ * NULL when there are none. Free with code_patterns_release. A name row's
+ * anchor is the code's name, found by code_lookup after one of the
+ * code_prefixes (not put into the matcher: hundreds of names would double
+ * its size); a message row's anchor is matched as any row's. */
+struct kb_log_pattern *code_patterns(const struct kb_log_pattern *table, size_t ntable, size_t *n);
+void code_patterns_release(struct kb_log_pattern *rows, size_t n);
+bool code_is_name_row(const struct kb_log_pattern *r);
+
+/* How every code name begins, NULL-terminated: "cudaError", "CUDA_ERROR_"... */
+extern const char *const code_prefixes[];
+
+/* A sorted index of the name rows (rows[i] for i in [0, n)), for
+ * code_lookup. */
+struct code_index {
+	char **names;                    /* lower case */
+	size_t *rows;
+	size_t n;
+};
+void code_index_build(struct code_index *ix, const struct kb_log_pattern *rows, size_t n);
+void code_index_release(struct code_index *ix);
+/* The name row for the identifier in s[0..len) (any letter case), or
+ * SIZE_MAX. */
+size_t code_lookup(const struct code_index *ix, const unsigned char *s, size_t len);
+
+#endif
