@@ -234,7 +234,7 @@ one_line(const char *in, char *out, size_t size)
 		o--;
 	out[o] = '\0';
 	if (o >= 300)
-		strcpy(out + 296, "...");
+		memcpy(out + 296, "...", 4);
 }
 
 static void
