@@ -5,8 +5,9 @@
  * and error words at once; a line where it finds any, and that holds
  * typographic quotes, dashes, odd spaces or full-width characters, is
  * given one spelling (lognorm.h) and scanned again. Only a line that
- * holds an anchor is cleaned and put to the pattern's regular expression. When several patterns
- * match a line, the one with the longest anchor wins: it is the most
+ * holds an anchor is cleaned and put to the pattern's regular expression.
+ * When several patterns match a line, a row of the table before a status
+ * code's (codes.h), then the one with the longest anchor: it is the most
  * specific. A line with a GPU word and an error word that no pattern
  * explains is kept as rt.unknown.
  */
@@ -582,6 +583,8 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			gpu = true;
 		else if (hits[i].id & KW_ERR)
 			error = true;
+		else if (hits[i].id & KW_CODE)
+			;                /* a code's beginning that names no code */
 		else if (!anchor) {
 			anchor = true;
 			first_end = hits[i].end;
