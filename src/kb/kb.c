@@ -593,3 +593,15 @@ kb_cuda_ptx_isa(const char *cuda)
 
 	return d && d->ptx_isa ? d->ptx_isa : "";
 }
+
+const struct kb_error_code *
+kb_error_code(const char *library, unsigned code)
+{
+	size_t n, i;
+	const struct kb_error_code *rows = kb_list_error_codes(&n);
+
+	for (i = 0; i < n; i++)
+		if (rows[i].code == code && !strcmp(rows[i].library, library))
+			return &rows[i];
+	return NULL;
+}

@@ -308,6 +308,10 @@ const struct kb_build_target *kb_build_target(const char *framework, const char 
  * "linux" or "windows"; rows for "any" match both); NULL none. */
 const struct kb_arch_breakage *kb_arch_breakage(const char *framework, const char *version,
 						const char *platform, const char *cc);
+/* The status code numbered code of a library ("cuda_driver", "nvml", ...:
+ * error_codes.tsv); NULL when the table has none (success codes are not
+ * in it). */
+const struct kb_error_code *kb_error_code(const char *library, unsigned code);
 /* The PTX ISA version of a CUDA release ("12.4" -> "8.4"); "" unknown. */
 const char *kb_cuda_ptx_isa(const char *cuda);
 

@@ -186,50 +186,26 @@ child_dlopen(const struct lib_job *j, char *err, size_t errsize, char *loaded, s
 
 /* ---- the CUDA child --------------------------------------------------------- */
 
-/* enum CUresult names and texts for when cuGetErrorName/String are missing
- * or fail; from the CUDA Driver API reference (Error Handling, CUresult). */
-static const struct {
-	int rc;
-	const char *name;
-	const char *text;
-} cuda_errors[] = {
-	{0, "CUDA_SUCCESS", "no error"},
-	{1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
-	{2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
-	{3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
-	{4, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"},
-	{34, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
-	{35, "CUDA_ERROR_INSUFFICIENT_DRIVER",
-		"CUDA driver version is insufficient for CUDA runtime version"},
-	{36, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER", "API call requires a newer driver"},
-	{46, "CUDA_ERROR_DEVICE_UNAVAILABLE", "CUDA-capable device(s) is/are busy or unavailable"},
-	{100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
-	{101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
-	{102, "CUDA_ERROR_DEVICE_NOT_LICENSED", "device doesn't have valid Grid license"},
-	{304, "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed or operation not supported on this OS"},
-	{800, "CUDA_ERROR_NOT_PERMITTED", "operation not permitted"},
-	{801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
-	{802, "CUDA_ERROR_SYSTEM_NOT_READY", "system not yet initialized"},
-	{803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
-		"system has unsupported display driver / cuda driver combination"},
-	{804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
-		"forward compatibility was attempted on non supported HW"},
-	{999, "CUDA_ERROR_UNKNOWN", "unknown error"},
-};
-
+/* A CUresult's name and text for when cuGetErrorName/String are missing or
+ * fail: from the knowledge base's status codes (error_codes.tsv). */
 static void
 cuda_error_fallback(int rc, char *name, size_t nsize, char *text, size_t tsize)
 {
-	size_t i;
+	const struct kb_error_code *c = rc > 0 ? kb_error_code("cuda_driver", (unsigned)rc) : NULL;
 
-	for (i = 0; i < sizeof(cuda_errors) / sizeof(cuda_errors[0]); i++) {
-		if (cuda_errors[i].rc == rc) {
-			if (!name[0])
-				str_copy(name, nsize, cuda_errors[i].name);
-			if (!text[0])
-				str_copy(text, tsize, cuda_errors[i].text);
-			return;
-		}
+	if (rc == 0) {
+		if (!name[0])
+			str_copy(name, nsize, "CUDA_SUCCESS");
+		if (!text[0])
+			str_copy(text, tsize, "no error");
+		return;
+	}
+	if (c) {
+		if (!name[0])
+			str_copy(name, nsize, c->name);
+		if (!text[0] && c->message[0])
+			str_copy(text, tsize, c->message);
+		return;
 	}
 	if (!name[0])
 		str_fmt(name, nsize, "CUresult %d", rc);
@@ -345,28 +321,16 @@ cuda_child(void *arg, int fd)
 
 /* ---- the NVML child ------------------------------------------------------------ */
 
-/* nvmlReturn_t names, from the NVML API reference (nvmlReturn_t). */
-static const char *const nvml_names[] = {
-	"NVML_SUCCESS", "NVML_ERROR_UNINITIALIZED", "NVML_ERROR_INVALID_ARGUMENT",
-	"NVML_ERROR_NOT_SUPPORTED", "NVML_ERROR_NO_PERMISSION", "NVML_ERROR_ALREADY_INITIALIZED",
-	"NVML_ERROR_NOT_FOUND", "NVML_ERROR_INSUFFICIENT_SIZE", "NVML_ERROR_INSUFFICIENT_POWER",
-	"NVML_ERROR_DRIVER_NOT_LOADED", "NVML_ERROR_TIMEOUT", "NVML_ERROR_IRQ_ISSUE",
-	"NVML_ERROR_LIBRARY_NOT_FOUND", "NVML_ERROR_FUNCTION_NOT_FOUND",
-	"NVML_ERROR_CORRUPTED_INFOROM", "NVML_ERROR_GPU_IS_LOST", "NVML_ERROR_RESET_REQUIRED",
-	"NVML_ERROR_OPERATING_SYSTEM", "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "NVML_ERROR_IN_USE",
-	"NVML_ERROR_MEMORY", "NVML_ERROR_NO_DATA", "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED",
-	"NVML_ERROR_INSUFFICIENT_RESOURCES", "NVML_ERROR_FREQ_NOT_SUPPORTED",
-	"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", "NVML_ERROR_DEPRECATED", "NVML_ERROR_NOT_READY",
-	"NVML_ERROR_GPU_NOT_FOUND", "NVML_ERROR_INVALID_STATE",
-};
-
+/* An nvmlReturn_t's name, from the knowledge base's status codes. */
 static void
 nvml_error_name(int rc, char *out, size_t size)
 {
-	if (rc >= 0 && (size_t)rc < sizeof(nvml_names) / sizeof(nvml_names[0]))
-		str_copy(out, size, nvml_names[rc]);
-	else if (rc == NVML_ERROR_UNKNOWN)
-		str_copy(out, size, "NVML_ERROR_UNKNOWN");
+	const struct kb_error_code *c = rc > 0 ? kb_error_code("nvml", (unsigned)rc) : NULL;
+
+	if (rc == 0)
+		str_copy(out, size, "NVML_SUCCESS");
+	else if (c)
+		str_copy(out, size, c->name);
 	else
 		str_fmt(out, size, "nvmlReturn_t %d", rc);
 }

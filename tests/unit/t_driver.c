@@ -323,9 +323,16 @@ test_unnamed_error(void **state)
 	struct facts *f = machine();
 
 	(void)state;
+	/* a code the knowledge base knows (error_codes.tsv), named from it */
 	run(f, "cuinit 222\n", 5000, false);
 	assert_int_equal(f->driver.cuinit_rc, 222);
-	assert_string_equal(f->driver.cuinit_name, "CUresult 222");
+	assert_string_equal(f->driver.cuinit_name, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION");
+	free(f);
+	/* one nobody defines */
+	f = machine();
+	run(f, "cuinit 777\n", 5000, false);
+	assert_int_equal(f->driver.cuinit_rc, 777);
+	assert_string_equal(f->driver.cuinit_name, "CUresult 777");
 	free(f);
 }
 
