@@ -65,7 +65,7 @@ $(BUILD)/gpudoctor: $(BUILD)/obj/src/main.o $(BUILD)/libgpudoctor.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Unit tests: one binary per tests/unit/t_*.c, linked against the library.
-$(BUILD)/tests/t_%: tests/unit/t_%.c $(BUILD)/libgpudoctor.a tests/unit/unit.h
+$(BUILD)/tests/t_%: tests/unit/t_%.c $(BUILD)/libgpudoctor.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/libgpudoctor.a $(LIBS) -lcmocka
 

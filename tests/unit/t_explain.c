@@ -6,6 +6,7 @@
  * their consequences, the order, harmless and unknown lines, flat memory).
  */
 #include "unit.h"
+#include "explain_run.h"
 
 
 #include "explain/acmatch.h"
@@ -273,18 +274,6 @@ teardown_kb(void **state)
 	return 0;
 }
 
-static void
-run_text(struct explain *x, const char *text)
-{
-	char err[256];
-	struct logread r;
-
-	assert_int_equal(explain_init(x, err, sizeof(err)), 0);
-	logread_init_mem(&r, text, strlen(text));
-	assert_int_equal(explain_stream(x, &r), 0);
-	logread_release(&r);
-	explain_finish(x);
-}
 
 static void
 longest_anchor_wins_and_symptom_folds(void **state)

@@ -6,6 +6,7 @@
  * log_patterns.tsv keeps its messages, and no code hides another.
  */
 #include "unit.h"
+#include "explain_run.h"
 
 #include "explain/explain.h"
 #include "explain/logread.h"
@@ -15,18 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-run(struct explain *x, const char *text)
-{
-	char err[256];
-	struct logread r;
-
-	assert_int_equal(explain_init(x, err, sizeof(err)), 0);
-	logread_init_mem(&r, text, strlen(text));
-	assert_int_equal(explain_stream(x, &r), 0);
-	logread_release(&r);
-	explain_finish(x);
-}
 
 static const char *
 first(const char *text)
@@ -34,7 +23,7 @@ first(const char *text)
 	static char id[64];
 	struct explain x;
 
-	run(&x, text);
+	run_text(&x, text);
 	snprintf(id, sizeof(id), "%s", x.ncauses ? x.causes[0].id : "none");
 	explain_release(&x);
 	return id;

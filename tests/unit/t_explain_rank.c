@@ -7,6 +7,7 @@
  * consequences) fails here, whatever the rest of the suite says.
  */
 #include "unit.h"
+#include "explain_run.h"
 
 #include "diag/finding.h"
 #include "explain/explain.h"
@@ -66,18 +67,6 @@ sample_of(const char *key)
 static const char *
 line_for(const char *id, const char *role, const char *severity);
 
-static void
-run(struct explain *x, const char *text)
-{
-	char err[256];
-	struct logread r;
-
-	assert_int_equal(explain_init(x, err, sizeof(err)), 0);
-	logread_init_mem(&r, text, strlen(text));
-	assert_int_equal(explain_stream(x, &r), 0);
-	logread_release(&r);
-	explain_finish(x);
-}
 
 static const char *
 line_for(const char *id, const char *role, const char *severity)
@@ -95,7 +84,7 @@ line_for(const char *id, const char *role, const char *severity)
 			continue;
 		if (!(line = sample_of(p[i].key)))
 			continue;
-		run(&x, line);
+		run_text(&x, line);
 		alone = x.ncauses == 1 && !strcmp(x.causes[0].id, id);
 		explain_release(&x);
 		if (alone)
@@ -171,7 +160,7 @@ root_cause_takes_its_consequences(void **state)
 
 			snprintf(text, sizeof(text), "%s\n%s\n", order ? cause : hidden,
 				 order ? hidden : cause);
-			run(&x, text);
+			run_text(&x, text);
 			if (strcmp(x.causes[0].id, folds[i][0]) || visible(&x, folds[i][1]) ||
 			    !folded(&x.causes[0], folds[i][1]))
 				fail_msg("%s should take %s (%s first): first is %s", folds[i][0], folds[i][1],
@@ -204,7 +193,7 @@ lower_layer_first(void **state)
 			if (!low || !high)
 				fail_msg("no sample line answered alone with %s or %s", ids[a], ids[b]);
 			snprintf(text, sizeof(text), "%s\n%s\n", high, low);
-			run(&x, text);
+			run_text(&x, text);
 			if (visible(&x, ids[a]) && visible(&x, ids[b])) {
 				if (strcmp(x.causes[0].id, ids[a]))
 					fail_msg("%s (lower layer, line 2) should come before %s (line 1)",
@@ -235,7 +224,7 @@ errors_before_warnings_and_symptoms(void **state)
 	assert_non_null(error);
 	assert_non_null(benign);
 	snprintf(text, sizeof(text), "%s\n%s\n%s\n", benign, warn, error);
-	run(&x, text);
+	run_text(&x, text);
 	assert_string_equal(x.causes[0].id, "mem.oom");
 	assert_int_equal(x.causes[x.ncauses - 1].role, EXPLAIN_BENIGN);
 	assert_true(x.ncauses == 3);

@@ -1,0 +1,29 @@
+/*
+ * explain_run.h - what the explain tests share: a log given as a string,
+ * read, matched and ranked (explain_finish), with every step checked.
+ * Release with explain_release.
+ */
+#ifndef GPUDOCTOR_EXPLAIN_RUN_H
+#define GPUDOCTOR_EXPLAIN_RUN_H
+
+#include "unit.h"
+
+#include "explain/explain.h"
+#include "explain/logread.h"
+
+#include <string.h>
+
+static inline void
+run_text(struct explain *x, const char *text)
+{
+	char err[256];
+	struct logread r;
+
+	assert_int_equal(explain_init(x, err, sizeof(err)), 0);
+	logread_init_mem(&r, text, strlen(text));
+	assert_int_equal(explain_stream(x, &r), 0);
+	logread_release(&r);
+	explain_finish(x);
+}
+
+#endif
