@@ -210,13 +210,14 @@ finding_of(const char *name, const char *library)
 static void
 one_line(const char *in, char *out, size_t size)
 {
+	const char *start = in;
 	size_t o = 0;
 	int blank = 1;
 
 	for (; *in && o + 1 < size; in++) {
 		char c = *in;
-		if (c == '/' && (in[1] == '*' || (in > in - 1 && o && out[o - 1] == '*')))
-			continue;
+		if (c == '/' && (in[1] == '*' || (in > start && in[-1] == '*')))
+			continue;        /* the comment's own marks */
 		if (c == '*' || c == '\\' || c == '\t' || c == '\n' || c == '\r')
 			c = ' ';
 		if (c == ' ') {

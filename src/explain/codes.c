@@ -80,14 +80,12 @@ add_row(struct kb_log_pattern *r, const struct kb_error_code *c, bool message)
 }
 
 struct kb_log_pattern *
-code_patterns(const struct kb_log_pattern *table, size_t ntable, size_t *n)
+code_patterns(size_t *n)
 {
 	const struct kb_error_code *codes;
 	struct kb_log_pattern *rows;
 	size_t ncodes, i, k = 0;
 
-	(void)table;
-	(void)ntable;
 	*n = 0;
 	codes = kb_list_error_codes(&ncodes);
 	if (!ncodes)

@@ -11,13 +11,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The rows for the codes in use (the table's rows are not needed yet: the
- * matcher gives them precedence); *n their count.
+/* The rows for the codes in use (the matcher gives log_patterns.tsv's rows
+ * precedence over them); *n their count.
  * NULL when there are none. Free with code_patterns_release. A name row's
  * anchor is the code's name, found by code_lookup after one of the
  * code_prefixes (not put into the matcher: hundreds of names would double
  * its size); a message row's anchor is matched as any row's. */
-struct kb_log_pattern *code_patterns(const struct kb_log_pattern *table, size_t ntable, size_t *n);
+struct kb_log_pattern *code_patterns(size_t *n);
 void code_patterns_release(struct kb_log_pattern *rows, size_t n);
 bool code_is_name_row(const struct kb_log_pattern *r);
 

@@ -147,7 +147,7 @@ explain_init(struct explain *x, char *err, size_t errsize)
 		return -1;
 	}
 	/* the status codes after the table's rows: on a tie the table wins */
-	x->code_rows = code_patterns(x->pats, x->npats, &x->ncode_rows);
+	x->code_rows = code_patterns(&x->ncode_rows);
 	if (x->ncode_rows) {
 		x->all = xcalloc(x->npats + x->ncode_rows, sizeof(*x->all));
 		memcpy(x->all, x->pats, x->npats * sizeof(*x->all));
