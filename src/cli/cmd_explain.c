@@ -265,7 +265,6 @@ cmd_explain(int argc, char **argv)
 		explain_release(&x);
 		return EXIT_TOOL_FAILED;
 	}
-	explain_finish(&x);
 	if (not_a_log(&x, name) < 0) {
 		explain_release(&x);
 		return EXIT_TOOL_FAILED;
@@ -284,6 +283,11 @@ cmd_explain(int argc, char **argv)
 		}
 		if (!a.json)
 			facts_clean_text(f);
+		/* what the log states is judged on this machine's facts */
+		x.machine = f;
+	}
+	explain_finish(&x);
+	if (f) {
 		rules_run(f, &fs);
 		explain_here(&x, f, &fs);
 	}

@@ -321,6 +321,12 @@ fix_install_driver(struct buf *b, const struct facts *f)
 	const char *sudo = fix_sudo(f);
 	const char *pm = fix_pkg_manager(f);
 
+	if (f->unknown_parts & FACTS_PART_HOST) {
+		/* facts from a log or a partial document: the distribution is unknown */
+		buf_adds(b, "install it from your distribution's packages (gpudoctor doctor on that "
+			    "machine prints the commands), then reboot\n");
+		return;
+	}
 	if (os_is_ubuntu(f))
 		driver_ubuntu(b, f, sudo);
 	else if (os_is(f, "debian") || !strcmp(pm, "apt"))

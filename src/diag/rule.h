@@ -25,6 +25,12 @@ extern const struct rule rules[];
 /* Run every rule and sort the findings for reporting. */
 void rules_run(const struct facts *f, struct findings *out);
 
+/* The rules whose facts a log can state (explain, explain/logfacts.h):
+ * each framework of environment e against the driver, the GPUs and its
+ * Python; what is not stated is unknown and fires nothing. */
+void rules_run_stated(const struct facts *f, const struct python_env_facts *e,
+		      struct findings *out);
+
 /* rule_host.c */
 void rule_host(const struct facts *f, struct findings *out);
 /* rule_hw.c */

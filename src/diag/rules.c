@@ -2,6 +2,7 @@
  * rules.c - the ordered table of rules, and running them.
  */
 #include "diag/rule.h"
+#include "diag/fw_common.h"
 
 #include <string.h>
 
@@ -70,4 +71,21 @@ rules_run(const struct facts *f, struct findings *out)
 	findings_explain(out);
 	findings_sort(out);
 	group_by_env(f, out);
+}
+
+void
+rules_run_stated(const struct facts *f, const struct python_env_facts *e, struct findings *out)
+{
+	int j;
+
+	for (j = 0; j < e->nframeworks && j < MAX_FRAMEWORKS; j++) {
+		const struct framework_facts *fw = &e->frameworks[j];
+
+		fw_check_cpu_only(f, e, fw, out);
+		fw_check_python(f, e, fw, out);
+		fw_check_arch(f, e, fw, out);
+		fw_check_driver(f, e, fw, out);
+	}
+	findings_explain(out);
+	findings_sort(out);
 }

@@ -17,10 +17,104 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *const code_prefixes[] = {
-	"cudaError", "CUDA_ERROR_", "NVML_ERROR_", "CUBLAS_STATUS_", "CUDNN_STATUS_", "nccl", NULL,
+	"cudaError", "CUDA_ERROR_", "NVML_ERROR_", "CUBLAS_STATUS_", "CUDNN_STATUS_", "nccl",
+	/* the bindings' spellings: pynvml's exception classes, Rust's enums */
+	"NVMLError_", "CudaError::", "Cuda(", NULL,
 };
+
+/* What a binding's name stands for: "NVMLError_DriverNotLoaded" is
+ * NVML_ERROR_ + DRIVER_NOT_LOADED; NULL for the libraries' own names. */
+const char *const code_prefix_canon[] = {
+	NULL, NULL, NULL, NULL, NULL, NULL, "NVML_ERROR_", "CUDA_ERROR_", "CUDA_ERROR_", NULL,
+};
+
+size_t
+code_camel_name(const char *canon, const unsigned char *s, size_t len, char *out, size_t size)
+{
+	size_t o = strlen(canon), i;
+
+	if (o + 2 * len + 1 > size || !len || !isupper(s[0]))
+		return 0;
+	memcpy(out, canon, o);
+	for (i = 0; i < len; i++) {
+		/* a word begins at a capital after a small letter or a digit, or
+		 * at the last capital of a run that a small letter follows
+		 * (InvalidPTXVersion: INVALID_PTX_VERSION) */
+		if (i && isupper(s[i]) &&
+		    (islower(s[i - 1]) || isdigit(s[i - 1]) ||
+		     (isupper(s[i - 1]) && i + 1 < len && islower(s[i + 1]))))
+			out[o++] = '_';
+		out[o++] = (char)toupper(s[i]);
+	}
+	out[o] = '\0';
+	return o;
+}
+
+/* The library a line's words point a bare number to. */
+static const char *
+line_library(const char *l)
+{
+	const char *p;
+
+	if (strcasestr(l, "cudnn"))
+		return "cudnn";
+	if (strcasestr(l, "cublas"))
+		return "cublas";
+	if (strcasestr(l, "nccl"))
+		return "nccl";
+	if (strcasestr(l, "nvml"))
+		return "nvml";
+	/* a driver API function (cuInit, cuLinkAddData) before a runtime one */
+	for (p = l; (p = strstr(p, "cu")); p++)
+		if ((p == l || !isalnum((unsigned char)p[-1])) && isupper((unsigned char)p[2]))
+			return "cuda_driver";
+	if (strcasestr(l, "cuda driver"))
+		return "cuda_driver";
+	if (strcasestr(l, "cuda"))
+		return "cuda_runtime";
+	return NULL;
+}
+
+size_t
+code_by_number(const struct code_index *ix, const struct kb_log_pattern *rows, const char *line)
+{
+	static const char *const words[] = {"error", "code", NULL};
+	const struct kb_error_code *c;
+	const char *lib = line_library(line), *p, *d;
+	size_t k, row, n;
+	unsigned long v;
+
+	if (!lib)
+		return SIZE_MAX;
+	for (k = 0; words[k]; k++) {
+		for (p = line; (p = strcasestr(p, words[k])); p += strlen(words[k])) {
+			/* "error 35", "error #35", "error code: 100", "code=35" */
+			d = p + strlen(words[k]);
+			if (!strncasecmp(d, " code", 5))
+				d += 5;
+			d += strspn(d, " ");
+			d += strspn(d, "#:=");
+			d += strspn(d, " ");
+			n = strspn(d, "0123456789");
+			if (n == 0 || n > 4 || (d[n] == '.' && isdigit((unsigned char)d[n + 1])) ||
+			    isalpha((unsigned char)d[n]))
+				continue;
+			v = strtoul(d, NULL, 10);
+			/* cuDNN 9 numbers its codes from 1000; below are cuDNN 8's */
+			if (v == 0 || !(c = kb_error_code(!strcmp(lib, "cudnn") && v < 1000 ? "cudnn8" : lib,
+							  (unsigned)v)))
+				continue;
+			row = code_lookup(ix, (const unsigned char *)c->name, strlen(c->name));
+			/* only a code whose cause is known: a bare number is weak */
+			if (row != SIZE_MAX && strcmp(rows[row].finding, "rt.unknown"))
+				return row;
+		}
+	}
+	return SIZE_MAX;
+}
 
 /* A message this short is too common a phrase to stand for its code. */
 #define MIN_MESSAGE 20
@@ -33,7 +127,7 @@ framework_of(const char *library)
 {
 	if (!strcmp(library, "nvml"))
 		return "nvml";
-	if (!strcmp(library, "cudnn"))
+	if (!strncmp(library, "cudnn", 5))
 		return "cudnn";
 	if (!strcmp(library, "nccl"))
 		return "nccl";

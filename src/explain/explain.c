@@ -35,7 +35,8 @@
 #define KW_CVD 0x800000u
 #define KW_RUN 0x1000000u        /* "docker run", "podman run": a container started here */
 #define KW_CODE 0x2000000u       /* how a status code's name begins (codes.h) */
-#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE)
+#define KW_FACT 0x4000000u       /* a statement of a version, a build, a GPU (logfacts.h) */
+#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE | KW_FACT)
 #define MAX_HITS 64
 #define MAX_GROUPS 10
 #define WINDOW 4096              /* bytes of a long line put to a regex */
@@ -124,7 +125,14 @@ code_hit(const struct explain *x, const unsigned char *s, size_t len, struct acm
 			continue;
 		for (end = start + plen; end < len && (isalnum(s[end]) || s[end] == '_'); end++)
 			;
-		row = code_lookup(&x->codes, s + start, end - start);
+		if (code_prefix_canon[h->id & 0xffu]) {
+			char name[128];
+			size_t n = code_camel_name(code_prefix_canon[h->id & 0xffu], s + start + plen,
+						   end - start - plen, name, sizeof(name));
+			row = n ? code_lookup(&x->codes, (const unsigned char *)name, n) : SIZE_MAX;
+		} else {
+			row = code_lookup(&x->codes, s + start, end - start);
+		}
 		if (row != SIZE_MAX) {
 			h->id = (unsigned)row;
 			h->end = end;
@@ -179,6 +187,8 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	acm_add(x->acm, "CUDA_VISIBLE_DEVICES", strlen("CUDA_VISIBLE_DEVICES"), KW_CVD);
 	acm_add(x->acm, "docker run ", strlen("docker run "), KW_RUN);
 	acm_add(x->acm, "podman run ", strlen("podman run "), KW_RUN);
+	for (i = 0; logfacts_anchor(i); i++)
+		acm_add(x->acm, logfacts_anchor(i), strlen(logfacts_anchor(i)), KW_FACT | (unsigned)i);
 	if (x->ncode_rows) {
 		for (i = 0; code_prefixes[i]; i++)
 			acm_add(x->acm, code_prefixes[i], strlen(code_prefixes[i]), KW_CODE | (unsigned)i);
@@ -260,6 +270,7 @@ explain_reset(struct explain *x)
 	x->bom16 = false;
 	x->tail_len = 0;
 	x->sample = x->sample_nul = 0;
+	memset(&x->stated, 0, sizeof(x->stated));
 }
 
 enum explain_input
@@ -328,9 +339,9 @@ normalize(const char *name, const char *finding, const char *v, char *out, size_
 	}
 }
 
-static struct explain_cause *
-cause_for(struct explain *x, const struct kb_log_pattern *p, const char *id,
-	  enum explain_role role)
+struct explain_cause *
+explain_cause_for(struct explain *x, const struct kb_log_pattern *p, const char *id,
+		  enum explain_role role)
 {
 	struct explain_cause *c;
 	size_t i;
@@ -414,7 +425,7 @@ record(struct explain *x, size_t pi, const char *text, const regmatch_t *m, size
 	const struct kb_log_pattern *p = pi < x->npats ? &x->pats[pi] : NULL;
 	enum explain_role role = p ? role_of(p->role) : role_override;
 	const char *id = p ? p->finding : id_override;
-	struct explain_cause *c = cause_for(x, p, id, role);
+	struct explain_cause *c = explain_cause_for(x, p, id, role);
 	int sev = p ? severity_parse(p->severity) : SEV_WARN;
 	size_t g;
 
@@ -535,12 +546,14 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	size_t n, i, best = SIZE_MAX, best_len = 0, first_end = 0, off;
 	regmatch_t m[MAX_GROUPS], best_m[MAX_GROUPS];
 	size_t best_groups = 0;
-	bool gpu = false, error = false, anchor = false;
+	bool gpu = false, error = false, anchor = false, stated = false;
 	unsigned state;
 
 	x->lines = line;
 	if (join_wrapped(x, s, len, line))
 		return;
+	if (x->stated.pending)
+		logfacts_next_line(&x->stated, s, len, line);
 	if (x->sample == 0 && len >= 2 && line == 1)
 		x->bom16 = (s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff);
 	if (x->sample < SAMPLE) {
@@ -568,7 +581,10 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	for (i = 0; i < n; i++) {
 		if (hits[i].id & KW_CODE)
 			code_hit(x, s, len, &hits[i]);
-		if (hits[i].id & KW_RUN) {
+		if (hits[i].id & KW_FACT) {
+			stated |= logfacts_line(&x->stated, hits[i].id & 0xffffu, s, len, hits[i].end,
+						line);
+		} else if (hits[i].id & KW_RUN) {
 			if (!x->run_line && !gpu_flags(s, len, hits[i].end))
 				x->run_line = line;
 		} else if (hits[i].id & KW_CVD) {
@@ -635,8 +651,14 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	if (best != SIZE_MAX)
 		record(x, best, x->line, best_groups ? best_m : NULL, best_groups, line,
 		       EXPLAIN_CAUSE, NULL);
-	else if (gpu && error)
-		record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
+	else if (gpu && error && !stated) {
+		/* a status code by number alone, else a line no row explains */
+		size_t row = x->ncode_rows ? code_by_number(&x->codes, x->pats, x->line) : SIZE_MAX;
+		if (row != SIZE_MAX)
+			record(x, row, x->line, NULL, 0, line, EXPLAIN_CAUSE, NULL);
+		else
+			record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
+	}
 }
 
 int

@@ -22,6 +22,8 @@
 #include "diag/finding.h"
 #include "explain/logread.h"
 #include "explain/codes.h"
+#include "explain/logfacts.h"
+#include "facts.h"
 #include "kb/kb.h"
 
 #include <regex.h>
@@ -104,6 +106,9 @@ struct explain {
 	unsigned long cvd_line;          /* first line that sets CUDA_VISIBLE_DEVICES; 0 none */
 	char cvd_value[64];              /* the value it sets */
 	unsigned long run_line;          /* first `docker run` without GPUs; 0 none */
+	struct logfacts stated;          /* versions, builds, GPUs the log states */
+	const struct facts *machine;     /* --here/--from: the machine's facts, set before
+	                                    explain_finish; NULL: the log's alone */
 	struct explain_cause *causes;    /* after explain_finish: ranked, hidden removed */
 	size_t ncauses, acauses;
 	char *line;                      /* scratch: the cleaned line */
@@ -149,6 +154,11 @@ enum explain_input {
 };
 enum explain_input explain_input(const struct explain *x);
 
+/* The cause for finding id in this role (a new one when none): pattern
+ * NULL for a cause no row matched. */
+struct explain_cause *explain_cause_for(struct explain *x, const struct kb_log_pattern *p,
+					const char *id, enum explain_role role);
+
 /* Free a cause's strings and zero it (the slot belongs to the list). */
 void explain_cause_release(struct explain_cause *c);
 
@@ -157,6 +167,8 @@ void explain_evidence(struct explain_cause *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The first value captured under name, or NULL. */
 const char *explain_value(const struct explain_cause *c, const char *name);
+/* Value k of those captured under name, or NULL past the last. */
+const char *explain_value_at(const struct explain_cause *c, const char *name, int k);
 /* The worst severity of the causes that are not harmless; SEV_INFO when
  * none. */
 enum severity explain_worst(const struct explain *x);

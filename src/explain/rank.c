@@ -9,6 +9,8 @@
  * unexplained lines come last.
  */
 #include "explain/explain.h"
+#include "explain/libfix.h"
+#include "explain/stated.h"
 #include "base/buf.h"
 #include "base/str.h"
 #include "base/vers.h"
@@ -73,6 +75,17 @@ explain_value(const struct explain_cause *c, const char *name)
 	for (i = 0; i < c->ncaps; i++)
 		if (!strcmp(c->caps[i].name, name) && c->caps[i].nvalues)
 			return c->caps[i].values[0];
+	return NULL;
+}
+
+const char *
+explain_value_at(const struct explain_cause *c, const char *name, int k)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncaps; i++)
+		if (!strcmp(c->caps[i].name, name))
+			return k >= 0 && k < c->caps[i].nvalues ? c->caps[i].values[k] : NULL;
 	return NULL;
 }
 
@@ -141,10 +154,18 @@ library_meaning(const char *name, char *out, size_t size)
 {
 	const char *v;
 	char ver[32];
+	int major;
 
 	out[0] = '\0';
 	if (str_starts(name, "libcudart.so.")) {
-		str_fmt(out, size, "the CUDA %s runtime", name + strlen("libcudart.so."));
+		/* from CUDA 11 on, one soname for a whole major: libcudart.so.11.0
+		 * is every 11.x runtime */
+		v = name + strlen("libcudart.so.");
+		if (vers_parse(v, &major, 1) == 1 && major >= 11)
+			str_fmt(out, size, "the CUDA %d runtime (any %d.x: the file name keeps %s for "
+					   "the whole major)", major, major, v);
+		else
+			str_fmt(out, size, "the CUDA %s runtime", v);
 	} else if (str_starts(name, "libcudnn") && (v = strstr(name, ".so.")) != NULL) {
 		vers_truncate(v + 4, 1, ver, sizeof(ver));
 		str_fmt(out, size, "cuDNN %s", ver);
@@ -590,6 +611,9 @@ explain_finish(struct explain *x)
 					     "match no message in gpudoctor's table.");
 		}
 	}
+	/* what the log states, judged by the doctor's rules */
+	explain_stated(x);
+	explain_library_fixes(x);
 	for (i = 0; i < x->ncauses; i++) {
 		memory_holders(&x->causes[i]);
 		version_pair(&x->causes[i]);

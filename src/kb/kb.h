@@ -270,6 +270,10 @@ const struct kb_cuda_driver *kb_cuda_driver(const char *cuda);
  * minimums), written to out; returns 0, or -1 when older than every row. */
 int kb_driver_max_cuda(const char *driver_version, char *out, size_t size);
 const struct kb_gpu *kb_gpu_by_id(unsigned device_id);
+/* The row a GPU's printed name names ("NVIDIA GeForce RTX 3090",
+ * "Tesla P100-PCIE-16GB"): the whole name, else the longest row it begins
+ * with; NULL none. */
+const struct kb_gpu *kb_gpu_by_name(const char *name);
 const struct kb_arch *kb_arch_by_cc(const char *compute_capability);
 
 /*

@@ -121,7 +121,7 @@ check_placeholders(const char *col, const char *text, const char *captures, char
  * capture per group, a known finding layer, benign rows that are
  * rt.benign_warning at info. */
 static const char *const code_libraries[] = {
-	"cuda_runtime", "cuda_driver", "nvml", "cublas", "cudnn", "nccl", NULL,
+	"cuda_runtime", "cuda_driver", "nvml", "cublas", "cudnn", "cudnn8", "nccl", NULL,
 };
 
 /* A code's finding is an ID of a known layer; its name can be an anchor. */

@@ -11,6 +11,7 @@
 
 #include "explain/acmatch.h"
 #include "explain/explain.h"
+#include "base/str.h"
 #include "explain/lognorm.h"
 #include "explain/logread.h"
 #include "kb/kb.h"
@@ -296,7 +297,12 @@ longest_anchor_wins_and_symptom_folds(void **state)
 	assert_string_equal(x.causes[0].folded[0].id, "lib.cuda_lib_missing");
 	assert_int_equal(x.causes[0].folded[0].line, 4);
 	assert_string_equal(x.causes[1].id, "lib.cudnn_missing");
-	assert_string_equal(x.causes[1].fix, "pip install x\ngpudoctor plan tensorflow");
+	/* the fix comes from the knowledge base and the log: cuDNN 8 for the
+	 * CUDA 11 that libcudart.so.11.0 names, the newest cuDNN 8 for it */
+	assert_true(str_starts(x.causes[1].fix, "Install cuDNN 8.9 for CUDA 11 (libcudnn.so.8 is cuDNN 8; "
+						"the log also asks for libcudart.so.11.0"));
+	assert_non_null(strstr(x.causes[1].fix, "\npip install 'nvidia-cudnn-cu11==8.9.*'\n"));
+	assert_non_null(strstr(x.causes[1].fix, "\nAlternatives:\n- conda: "));
 	assert_string_equal(explain_value(&x.causes[1], "soname"), "libcudnn.so.8");
 	assert_string_equal(x.causes[2].id, "rt.benign_warning");
 	assert_int_equal(x.causes[2].role, EXPLAIN_BENIGN);

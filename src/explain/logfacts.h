@@ -1,0 +1,87 @@
+/*
+ * logfacts.h - what a log states about the machine it ran on: the driver
+ * (nvidia-smi's banner, nvidia-smi -q, /proc/driver/nvidia/version,
+ * PyTorch's collect_env, TensorFlow's "kernel reported version"), the
+ * framework builds (collect_env, pip and conda listings, install commands,
+ * wheel names), the GPUs (nvidia-smi -L, collect_env, TensorFlow's device
+ * lines, deviceQuery) and their compute capabilities, the Python version.
+ *
+ * The statements become partial facts (struct facts, everything else
+ * unknown) and are judged by the doctor's own rules for what a log can
+ * state (rules_run_stated): a driver 470 beside a +cu121 wheel is
+ * driver.too_old by the rule doctor uses, with the same fix.
+ *
+ * A fact stated twice with different values (an upgrade in the middle of
+ * the log, two machines in one paste) is dropped: unknown, never a guess.
+ */
+#ifndef GPUDOCTOR_EXPLAIN_LOGFACTS_H
+#define GPUDOCTOR_EXPLAIN_LOGFACTS_H
+
+#include "facts.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LOGFACTS_ENV "the log's environment" /* the environment the log's frameworks go into */
+#define LOGFACTS_MAX_FW 4
+#define LOGFACTS_MAX_GPUS 4
+
+struct logfact_fw {
+	char name[16];                   /* torch, tensorflow */
+	char package[48];                /* torch, tensorflow-gpu, tensorflow-cpu */
+	char version[40];                /* as stated: 2.1.0+cu121 */
+	char built_cuda[16];             /* 12.1; "" not stated */
+	int cuda_build;                  /* -1 not stated, 0 CPU-only, 1 CUDA */
+	unsigned long line;              /* where it is first stated */
+	bool conflict;                   /* stated with two different versions */
+};
+
+struct logfact_gpu {
+	char name[F_NAME];               /* "NVIDIA GeForce RTX 3090"; "" not stated */
+	char cc[8];                      /* "8.6"; "" not stated */
+	unsigned long line;
+};
+
+struct logfacts {
+	char driver[32];                 /* 470.82.01 */
+	char driver_cuda[8];             /* nvidia-smi's "CUDA Version: 11.4" on the driver's line */
+	unsigned long driver_line;
+	bool driver_conflict;
+	char python[16];                 /* 3.10.12 */
+	unsigned long python_line;
+	struct logfact_fw fw[LOGFACTS_MAX_FW];
+	int nfw;
+	struct logfact_gpu gpus[LOGFACTS_MAX_GPUS];
+	int ngpus;
+	bool windows;                    /* Windows paths: TensorFlow >= 2.11 has no GPU build there */
+	const char *pending;             /* a question whose answer is the next line: ">>> torch.__version__" */
+	unsigned long pending_line;
+};
+
+/* The anchors that begin a statement, for the line matcher: anchor i of
+ * n, NULL past the end. */
+const char *logfacts_anchor(size_t i);
+
+/* A statement's anchor i ends at end in line s (normalized, any case):
+ * read what it states; whether it stated something. */
+bool logfacts_line(struct logfacts *lf, size_t anchor, const unsigned char *s, size_t len,
+		   size_t end, unsigned long line);
+
+/* The line after one that asked a REPL for a value (lf->pending set):
+ * the answer, when the line is a version alone. */
+void logfacts_next_line(struct logfacts *lf, const unsigned char *s, size_t len, unsigned long line);
+
+/* Whether the log stated anything the rules can use. */
+bool logfacts_any(const struct logfacts *lf);
+
+/*
+ * The statements as facts: on a copy of machine (explain --here/--from;
+ * the log wins where the two disagree about the run that failed), or on
+ * empty facts whose unstated parts are unknown (machine NULL). The log's
+ * frameworks go into the active environment (a new one when machine has
+ * none). Returns the environment they went into.
+ */
+struct python_env_facts *logfacts_to_facts(const struct logfacts *lf, const struct facts *machine,
+					   struct facts *out);
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * stated.c - the causes the doctor's rules find in the versions, builds
+ * and GPUs a log states (see stated.h). A log that shows driver 470 and a
+ * +cu121 wheel is judged driver.too_old by the rule doctor applies to a
+ * machine, with the same fix; the lines that state the facts are its
+ * evidence.
+ */
+#include "explain/stated.h"
+#include "base/str.h"
+#include "base/xalloc.h"
+#include "diag/rule.h"
+#include "explain/logfacts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A row of the pattern table for the finding ID: its ID string lives as
+ * long as the matcher; NULL when explain has no row for it. */
+static const struct kb_log_pattern *
+row_for(const struct explain *x, const char *id)
+{
+	const struct kb_log_pattern *any = NULL;
+	size_t i;
+
+	for (i = 0; i < x->npats; i++) {
+		if (strcmp(x->pats[i].finding, id))
+			continue;
+		if (!strchr(x->pats[i].explain, '{'))
+			return &x->pats[i];
+		if (!any)
+			any = &x->pats[i];
+	}
+	return any;
+}
+
+static void
+add_line(struct explain_cause *c, unsigned long line)
+{
+	size_t i, j;
+
+	if (!line || c->nlines == EXPLAIN_MAX_LINES)
+		return;
+	for (i = 0; i < c->nlines && c->lines[i] < line; i++)
+		;
+	if (i < c->nlines && c->lines[i] == line)
+		return;
+	for (j = c->nlines; j > i; j--)
+		c->lines[j] = c->lines[j - 1];
+	c->lines[i] = line;
+	c->nlines++;
+}
+
+/* What the log states that the rules used, as evidence with its line. */
+static void
+statements(struct explain_cause *c, const struct logfacts *lf, const struct facts *f)
+{
+	int i;
+
+	if (lf->driver[0] && !lf->driver_conflict) {
+		explain_evidence(c, "line %lu states driver %s%s%s", lf->driver_line, lf->driver,
+				 f->driver.cuda_version[0] ? ", which runs CUDA up to " : "",
+				 f->driver.cuda_version);
+		add_line(c, lf->driver_line);
+	}
+	for (i = 0; i < lf->nfw; i++) {
+		const struct logfact_fw *s = &lf->fw[i];
+		if (s->conflict || !s->line)
+			continue;
+		explain_evidence(c, "line %lu states %s %s%s%s%s", s->line, s->name,
+				 s->version[0] ? s->version : "of unstated version",
+				 s->cuda_build == 0 ? ", a CPU-only build" : "",
+				 s->built_cuda[0] ? ", built for CUDA " : "", s->built_cuda);
+		add_line(c, s->line);
+	}
+	for (i = 0; i < lf->ngpus; i++) {
+		const struct logfact_gpu *g = &lf->gpus[i];
+		explain_evidence(c, "line %lu states %s%s%s%s", g->line, g->name[0] ? g->name : "a GPU",
+				 g->cc[0] ? " (compute capability " : "", g->cc, g->cc[0] ? ")" : "");
+		add_line(c, g->line);
+	}
+	if (lf->python[0]) {
+		explain_evidence(c, "line %lu states Python %s", lf->python_line, lf->python);
+		add_line(c, lf->python_line);
+	}
+}
+
+static void
+judged(struct explain *x, const struct finding *d, const struct facts *f)
+{
+	const struct kb_log_pattern *row = row_for(x, d->id);
+	struct explain_cause *c = NULL;
+	size_t i;
+	int k;
+
+	if (!row)
+		return;
+	for (i = 0; i < x->ncauses && !c; i++)
+		if (!strcmp(x->causes[i].id, row->finding) &&
+		    (x->causes[i].role == EXPLAIN_CAUSE || x->causes[i].role == EXPLAIN_SYMPTOM))
+			c = &x->causes[i];
+	if (!c) {
+		c = explain_cause_for(x, NULL, row->finding, EXPLAIN_CAUSE);
+		c->explain = xstrdup("The log states the versions below; gpudoctor judged them "
+				     "with the rule its doctor applies to a machine.");
+	}
+	c->role = EXPLAIN_CAUSE;
+	if (d->severity > c->severity)
+		c->severity = d->severity;
+	free(c->title);
+	c->title = xstrdup(d->title);
+	if (d->fix) {
+		free(c->fix);
+		c->fix = xstrdup(d->fix);
+	}
+	statements(c, &x->stated, f);
+	/* the rule's own words, less the line naming the log's environment */
+	for (k = 0; k < d->nevidence; k++)
+		if (!strstr(d->evidence[k], LOGFACTS_ENV))
+			explain_evidence(c, "%s", d->evidence[k]);
+}
+
+void
+explain_stated(struct explain *x)
+{
+	struct findings fs;
+	struct python_env_facts *e;
+	struct facts *f;
+	size_t i;
+
+	if (!logfacts_any(&x->stated))
+		return;
+	f = xmalloc(sizeof(*f));
+	e = logfacts_to_facts(&x->stated, x->machine, f);
+	findings_init(&fs);
+	rules_run_stated(f, e, &fs);
+	for (i = 0; i < fs.n; i++)
+		judged(x, &fs.v[i], f);
+	findings_release(&fs);
+	free(f);
+}
