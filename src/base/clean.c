@@ -43,6 +43,22 @@ text_clean(const unsigned char *s, size_t len, char *out, size_t size)
 		unsigned c = s[i];
 		size_t n;
 
+		if (c >= 0x20 && c < 0x7f) {
+			/* a run of printable ASCII, copied at once */
+			size_t k = i + 1, room = size - 1 - o;
+			while (k < len && s[k] >= 0x20 && s[k] < 0x7f)
+				k++;
+			n = k - i;
+			if (n > room) {
+				memmove(out + o, s + i, room);
+				o += room;
+				break;
+			}
+			memmove(out + o, s + i, n);   /* in place: text_clean_str */
+			o += n;
+			i = k;
+			continue;
+		}
 		if (c == 0x1b) {
 			i += escape_len(s + i, len - i);
 			continue;

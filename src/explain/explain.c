@@ -247,6 +247,7 @@ explain_release(struct explain *x)
 	free(x->norm);
 	free(x->tail);
 	free(x->joined);
+	linememo_release(&x->memo);
 	free(x->all);
 	code_patterns_release(x->code_rows, x->ncode_rows);
 	code_index_release(&x->codes);
@@ -615,6 +616,17 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	if (off + WINDOW < len)
 		len = off + WINDOW;
 	text_clean(s + off, len - off, x->line, x->line_size);
+	/* a line shaped like one matched before: its result, no expression run */
+	if (linememo_shape(&x->memo, s + off, len - off, hits, n)) {
+		const struct linememo_entry *e = linememo_get(&x->memo);
+		if (e && e->kind == LINEMEMO_ROW)
+			record(x, e->row, x->line, e->ngroups ? e->m : NULL, e->ngroups, line,
+			       EXPLAIN_CAUSE, NULL);
+		else if (e && e->kind == LINEMEMO_UNKNOWN && !stated)
+			record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
+		if (e)
+			return;
+	}
 	for (i = 0; anchor && i < n; i++) {
 		unsigned id = hits[i].id;
 		size_t alen;
@@ -648,16 +660,23 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		best = id;
 		best_len = alen;
 	}
-	if (best != SIZE_MAX)
+	if (best != SIZE_MAX) {
 		record(x, best, x->line, best_groups ? best_m : NULL, best_groups, line,
 		       EXPLAIN_CAUSE, NULL);
-	else if (gpu && error && !stated) {
+		linememo_put(&x->memo, LINEMEMO_ROW, best, best_m, best_groups);
+	} else if (gpu && error) {
 		/* a status code by number alone, else a line no row explains */
 		size_t row = x->ncode_rows ? code_by_number(&x->codes, x->pats, x->line) : SIZE_MAX;
-		if (row != SIZE_MAX)
+		if (row != SIZE_MAX) {
 			record(x, row, x->line, NULL, 0, line, EXPLAIN_CAUSE, NULL);
-		else
-			record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
+			linememo_put(&x->memo, LINEMEMO_ROW, row, NULL, 0);
+		} else {
+			if (!stated)
+				record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
+			linememo_put(&x->memo, LINEMEMO_UNKNOWN, SIZE_MAX, NULL, 0);
+		}
+	} else {
+		linememo_put(&x->memo, LINEMEMO_NOTHING, SIZE_MAX, NULL, 0);
 	}
 }
 

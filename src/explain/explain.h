@@ -22,6 +22,7 @@
 #include "diag/finding.h"
 #include "explain/logread.h"
 #include "explain/codes.h"
+#include "explain/linememo.h"
 #include "explain/logfacts.h"
 #include "facts.h"
 #include "kb/kb.h"
@@ -114,6 +115,7 @@ struct explain {
 	char *line;                      /* scratch: the cleaned line */
 	size_t line_size;
 	unsigned char *norm;             /* scratch: the normalized line (lognorm.h) */
+	struct linememo memo;            /* lines matched before, by shape (linememo.h) */
 	/* what kind of input it is (explain_input) */
 	bool has_text;                   /* a segment with something other than blanks */
 	uint64_t sample, sample_nul;     /* bytes of the first segments looked at, NULs among them */

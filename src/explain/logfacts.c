@@ -147,6 +147,7 @@ set_driver(struct logfacts *lf, const char *v, const char *cuda, unsigned long l
 {
 	if (!driver_like(v))
 		return;
+	lf->hit = true;
 	if (lf->driver[0]) {
 		if (vers_cmp(lf->driver, v) != 0)
 			lf->driver_conflict = true;
@@ -199,6 +200,7 @@ set_fw(struct logfacts *lf, const char *package, const char *version, unsigned l
 
 	if (!fw || !version[0])
 		return;
+	lf->hit = true;
 	if (plus && !strncasecmp(plus + 1, "rocm", 4))
 		return;          /* an AMD build: not NVIDIA's story */
 	if (fw->version[0]) {
@@ -401,6 +403,7 @@ set_gpu(struct logfacts *lf, const char *name, const char *cc, unsigned long lin
 
 	if (!name[0] && !cc[0])
 		return;
+	lf->hit = true;
 	g = gpu_slot(lf, name, line);
 	if (g && cc[0] && !g->cc[0])
 		STR_COPY(g->cc, cc);
@@ -455,9 +458,7 @@ bool
 logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len, size_t end,
 	      unsigned long line)
 {
-	struct logfacts before;
-
-	memcpy(&before, lf, sizeof(before));
+	lf->hit = false;
 
 	static const char *const name_stops[] = {" (uuid", " (", ";", "\"", NULL};
 	size_t start = end - strlen(anchors[a].anchor), i, p;
@@ -498,6 +499,7 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 		read_version(s, len, i, v, sizeof(v));
 		if (!(fw = fw_slot(lf, "torch")))
 			break;
+		lf->hit = true;
 		if (v[0] && !fw->built_cuda[0]) {
 			int d[2];
 			if (vers_parse(v, d, 2) == 2) {
@@ -566,6 +568,8 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 		break;
 	case LF_PYTHON:
 		read_version(s, len, skip_label_end(s, len, end), v, sizeof(v));
+		if (v[0] && vers_parse(v, (int[2]){0, 0}, 2) == 2)
+			lf->hit = true;
 		if (v[0] && !lf->python[0] && vers_parse(v, (int[2]){0, 0}, 2) == 2) {
 			STR_COPY(lf->python, v);
 			lf->python_line = line;
@@ -592,7 +596,7 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 		}
 		break;
 	}
-	return memcmp(&before, lf, sizeof(before)) != 0;
+	return lf->hit;
 }
 
 void

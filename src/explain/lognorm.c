@@ -3,20 +3,36 @@
  */
 #include "explain/lognorm.h"
 
+#include <stdint.h>
+#include <string.h>
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+/* 0x80 in each byte of w that is zero (and maybe in bytes after one that
+ * is: enough to say whether there is one) */
+#define ZERO_BYTES(w) (((w) - ONES) & ~(w) & HIGHS)
+
 bool
 lognorm_needed(const unsigned char *s, size_t len)
 {
-	unsigned acc = 0;
-	size_t i;
+	uint64_t w, sp, carry = 0;
+	size_t i = 0;
 
-	if (!len)
-		return false;
-	/* no early exit: the compiler can do this 16 or 32 bytes at a time */
-	for (i = 0; i + 1 < len; i++)
-		acc |= (unsigned)(s[i] >> 7) | (unsigned)(s[i] == '\t') |
-		       ((unsigned)(s[i] == ' ') & (unsigned)(s[i + 1] == ' '));
-	acc |= (unsigned)(s[len - 1] >> 7) | (unsigned)(s[len - 1] == '\t');
-	return acc != 0;
+	/* eight bytes a step: a byte >= 0x80, a tab, two spaces in a row */
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		sp = ZERO_BYTES(w ^ (ONES * ' '));
+		if ((w & HIGHS) || ZERO_BYTES(w ^ (ONES * '\t')) || (sp & (sp >> 8)) ||
+		    (carry && (sp & 0x80)))
+			return true;
+		carry = sp >> 56;
+	}
+	for (; i < len; i++) {
+		if (s[i] >= 0x80 || s[i] == '\t' || (s[i] == ' ' && (carry || (i + 1 < len && s[i + 1] == ' '))))
+			return true;
+		carry = 0;
+	}
+	return false;
 }
 
 /* The ASCII byte for the 2- or 3-byte UTF-8 character at s (n bytes

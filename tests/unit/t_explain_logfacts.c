@@ -1,0 +1,408 @@
+/*
+ * t_explain_logfacts.c - what explain reads from what a log states
+ * (explain/logfacts.c, explain/stated.c): versions, builds and GPUs judged
+ * by the doctor's rules, alone or merged with a machine's facts (the log
+ * wins); status codes stated by number or in a binding's spelling; the
+ * fix for a missing cuDNN from the knowledge base; lines of the same shape
+ * matched once (explain/linememo.c) without losing what differs.
+ */
+#include "unit.h"
+#include "explain_run.h"
+#include "rules_facts.h"
+
+#include "base/str.h"
+#include "explain/explain.h"
+#include "explain/logfacts.h"
+#include "explain/logread.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct explain_cause *
+cause(const struct explain *x, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++)
+		if (!strcmp(x->causes[i].id, id))
+			return &x->causes[i];
+	return NULL;
+}
+
+static bool
+evidence_says(const struct explain_cause *c, const char *needle)
+{
+	int k;
+
+	for (k = 0; k < c->nevidence; k++)
+		if (strstr(c->evidence[k], needle))
+			return true;
+	return false;
+}
+
+/* A log read on the facts of machine (NULL: the log alone). */
+static void
+run_on(struct explain *x, const char *text, const struct facts *machine)
+{
+	char err[256];
+	struct logread r;
+
+	assert_int_equal(explain_init(x, err, sizeof(err)), 0);
+	x->machine = machine;
+	logread_init_mem(&r, text, strlen(text));
+	assert_int_equal(explain_stream(x, &r), 0);
+	logread_release(&r);
+	explain_finish(x);
+}
+
+static const char smi_470[] =
+	"+-----------------------------------------------------------------------------+\n"
+	"| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+	"|-------------------------------+----------------------+----------------------+\n";
+
+/* nvidia-smi's banner and a pip listing: the rule doctor uses, its fix. */
+static void
+driver_and_wheel_judged_by_the_rule(void **state)
+{
+	char log[1024];
+	struct explain x;
+	const struct explain_cause *c;
+
+	(void)state;
+	snprintf(log, sizeof(log), "$ nvidia-smi\n%s$ pip list | grep torch\n"
+				   "torch                    2.1.0+cu121\n"
+				   "torchvision              0.16.0+cu121\n"
+				   ">>> torch.cuda.is_available()\nFalse\n",
+		 smi_470);
+	run_text(&x, log);
+	assert_true(x.ncauses >= 1);
+	c = &x.causes[0];
+	assert_string_equal(c->id, "driver.too_old");
+	assert_int_equal(c->severity, SEV_ERROR);
+	assert_null(c->pattern);
+	assert_string_equal(c->title, "torch 2.1.0+cu121 needs CUDA 12.1; the driver 470.82.01 runs CUDA "
+				      "up to 11.4");
+	assert_true(evidence_says(c, "line 3 states driver 470.82.01, which runs CUDA up to 11.4"));
+	assert_true(evidence_says(c, "line 6 states torch 2.1.0+cu121, built for CUDA 12.1"));
+	/* the lines that state it, in order */
+	assert_int_equal(c->nlines, 2);
+	assert_int_equal(c->lines[0], 3);
+	assert_int_equal(c->lines[1], 6);
+	/* the fix: a driver for CUDA 12.1, or the torch build that runs on 470 */
+	assert_non_null(strstr(c->fix, "Upgrade the driver to 530.30.02 or newer"));
+	assert_non_null(strstr(c->fix, "torch==2.1.0 --index-url https://download.pytorch.org/whl/cu118"));
+	/* the distribution is unknown: no apt commands for another machine */
+	assert_null(strstr(c->fix, "apt "));
+	explain_release(&x);
+}
+
+/* collect_env: "CUDA used to build PyTorch: Could not collect" is
+ * torch.version.cuda None, a CPU-only build; two RTX 3090s. */
+static void
+collect_env_cpu_build(void **state)
+{
+	struct explain x;
+	const struct explain_cause *c;
+
+	(void)state;
+	run_text(&x, "Collecting environment information...\n"
+		     "PyTorch version: 1.8.1\n"
+		     "Is debug build: False\n"
+		     "CUDA used to build PyTorch: Could not collect\n"
+		     "ROCM used to build PyTorch: N/A\n"
+		     "Python version: 3.8.16 (default, Jun 12 2023, 18:09:05)  [GCC 11.2.0] (64-bit runtime)\n"
+		     "Is CUDA available: False\n"
+		     "GPU models and configuration: \n"
+		     "GPU 0: NVIDIA GeForce RTX 3090\n"
+		     "GPU 1: NVIDIA GeForce RTX 3090\n"
+		     "Nvidia driver version: 470.182.03\n");
+	assert_int_equal(x.ncauses, 1); /* the "Could not collect" line is a fact, not an unknown error */
+	c = &x.causes[0];
+	assert_string_equal(c->id, "fw.cpu_only_build");
+	assert_string_equal(c->title, "torch 1.8.1 is a CPU-only build on a machine with an NVIDIA GPU");
+	assert_true(evidence_says(c, "line 2 states torch 1.8.1, a CPU-only build"));
+	assert_true(evidence_says(c, "states NVIDIA GeForce RTX 3090 (compute capability 8.6)"));
+	assert_non_null(strstr(c->fix, "torch==1.8.1 --index-url https://download.pytorch.org/whl/cu111"));
+	explain_release(&x);
+}
+
+/* Two drivers in one paste (an upgrade half-way): no driver is known, and
+ * no rule fires on a guess. The same for two torch builds. */
+static void
+conflicting_statements_are_unknown(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "Driver Version: 470.82.01\n"
+		     "torch==2.1.0+cu121\n"
+		     "... after the upgrade ...\n"
+		     "Driver Version: 535.104.05\n");
+	assert_true(x.stated.driver_conflict);
+	assert_null(cause(&x, "driver.too_old"));
+	explain_release(&x);
+
+	run_text(&x, "Driver Version: 470.82.01\n"
+		     "    Found existing installation: torch 2.0.1+cu117\n"
+		     "    Uninstalling torch-2.0.1+cu117:\n"
+		     "Successfully installed torch-2.1.0+cu121\n");
+	assert_true(x.stated.nfw == 1 && x.stated.fw[0].conflict);
+	assert_null(cause(&x, "driver.too_old"));
+	explain_release(&x);
+
+	/* the same driver twice, in nvidia-smi's and TensorFlow's spelling */
+	run_text(&x, "Driver Version: 470.82.01\n"
+		     "kernel reported version is: 470.82.1\n"
+		     "torch 2.1.0+cu121\n");
+	assert_false(x.stated.driver_conflict);
+	assert_non_null(cause(&x, "driver.too_old"));
+	explain_release(&x);
+}
+
+/* A REPL's answer on the next line; torch.version.cuda; conda's build
+ * string; a wheel's file name; TensorFlow's device line. */
+static void
+statement_forms(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, ">>> import torch\n>>> torch.__version__\n'1.7.1+cu110'\n"
+		     ">>> print(torch.version.cuda)\n11.0\n");
+	assert_int_equal(x.stated.nfw, 1);
+	assert_string_equal(x.stated.fw[0].version, "1.7.1+cu110");
+	assert_string_equal(x.stated.fw[0].built_cuda, "11.0");
+	assert_int_equal(x.stated.fw[0].line, 3);
+	explain_release(&x);
+
+	run_text(&x, "pytorch                   1.12.1          py3.9_cuda11.3_cudnn8.3.2_0    pytorch\n");
+	assert_string_equal(x.stated.fw[0].version, "1.12.1");
+	assert_string_equal(x.stated.fw[0].built_cuda, "11.3");
+	explain_release(&x);
+
+	run_text(&x, "Downloading torch-2.3.0+cu118-cp310-cp310-linux_x86_64.whl (839.7 MB)\n");
+	assert_string_equal(x.stated.fw[0].version, "2.3.0+cu118");
+	assert_string_equal(x.stated.fw[0].built_cuda, "11.8");
+	explain_release(&x);
+
+	run_text(&x, "2021-02-01 10:00:00.000000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1406] "
+		     "Created TensorFlow device (/job:localhost/replica:0/task:0/device:GPU:0 with 10000 MB "
+		     "memory) -> physical GPU (device: 0, name: GeForce GTX 1080 Ti, pci bus id: "
+		     "0000:01:00.0, compute capability: 6.1)\n"
+		     "name: Tesla K80 major: 3 minor: 7 memoryClockRate(GHz): 0.8235\n");
+	assert_int_equal(x.stated.ngpus, 2);
+	assert_string_equal(x.stated.gpus[0].name, "GeForce GTX 1080 Ti");
+	assert_string_equal(x.stated.gpus[0].cc, "6.1");
+	assert_string_equal(x.stated.gpus[1].name, "Tesla K80");
+	assert_string_equal(x.stated.gpus[1].cc, "3.7");
+	explain_release(&x);
+
+	/* words that only look like statements */
+	run_text(&x, "import torch, torchvision\n"
+		     "RuntimeError: CUDA out of memory. (GPU 0; 10.76 GiB total capacity)\n"
+		     "GPU 0: out of memory\n"
+		     "pip install torch>=1.8\n"
+		     "Requirement already satisfied: torch in ./venv/lib/python3.10/site-packages\n");
+	assert_int_equal(x.stated.nfw, 0);
+	assert_int_equal(x.stated.ngpus, 0);
+	assert_string_equal(x.stated.driver, "");
+	explain_release(&x);
+}
+
+/* A GPU newer than every architecture of the build. */
+static void
+gpu_and_build_judged_by_runs_on(void **state)
+{
+	struct explain x;
+	const struct explain_cause *c;
+
+	(void)state;
+	run_text(&x, "PyTorch version: 2.6.0+cu126\n"
+		     "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 5090\n"
+		     "Nvidia driver version: 570.124.04\n");
+	c = cause(&x, "fw.arch_not_in_build");
+	assert_non_null(c);
+	assert_ptr_equal(c, &x.causes[0]);
+	assert_non_null(strstr(c->title, "torch 2.6.0+cu126 cannot run on NVIDIA GeForce RTX 5090"));
+	explain_release(&x);
+}
+
+/* --here: the log's facts merged with the machine's, the log winning. */
+static void
+merged_with_the_machine(void **state)
+{
+	struct facts *m = healthy_h200();
+	struct explain x;
+	const struct explain_cause *c;
+
+	(void)state;
+	/* the machine's driver (580) runs a +cu121 build: nothing to say */
+	run_on(&x, "torch==2.1.0+cu121\n", m);
+	assert_null(cause(&x, "driver.too_old"));
+	explain_release(&x);
+	/* the log's run had driver 470: it wins */
+	run_on(&x, "Driver Version: 470.82.01\ntorch==2.1.0+cu121\n", m);
+	assert_non_null(cause(&x, "driver.too_old"));
+	explain_release(&x);
+	/* a CPU build in the log, the GPU from the machine */
+	run_on(&x, "torch 2.5.1+cpu\n", m);
+	c = cause(&x, "fw.cpu_only_build");
+	assert_non_null(c);
+	assert_null(c->pattern == NULL ? NULL : strstr(c->title, "(pip wheel)"));
+	assert_non_null(strstr(c->title, "on a machine with an NVIDIA GPU"));
+	explain_release(&x);
+	free(m);
+}
+
+/* Status codes by number, in the bindings' spellings, and cuDNN 8's. */
+static void
+codes_in_other_forms(void **state)
+{
+	static const struct {
+		const char *line, *id;
+	} cases[] = {
+		{"cudaRuntimeGetVersion() failed with error #35", "driver.too_old"},
+		{"CUDA driver error: cuInit returned error code 100", "driver.no_visible_device"},
+		{"pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "kmod.nvidia_not_loaded"},
+		{"pynvml.nvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch.",
+		 "driver.version_mismatch"},
+		{"thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: Cuda(NoBinaryForGpu)'",
+		 "fw.arch_not_in_build"},
+		{"Error: CudaError::NoDevice", "driver.no_visible_device"},
+		{"F0817 22:53:22.694056 24820 cudnn_conv_layer.cpp:32] Check failed: status == "
+		 "CUDNN_STATUS_SUCCESS (6 vs. 0)  CUDNN_STATUS_ARCH_MISMATCH", "hw.arch_too_old"},
+		{"cudnn error 14 in conv.cpp", "lib.cudnn_version_mismatch"},
+		{"numba.cuda.cudadrv.driver.LinkerError: [218] Call to cuLinkAddData results in "
+		 "CUDA_ERROR_INVALID_PTX", "driver.too_old"},
+		{"ptxas fatal   : Unsupported .version 7.0; current version is '6.4'", "lib.ptxas_missing"},
+		{"nvidia-docker | 2017/01/01 Error: unsupported CUDA version: driver 8.0 < image 9.0",
+		 "driver.too_old"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct explain x;
+		char log[512];
+
+		snprintf(log, sizeof(log), "%s\n", cases[i].line);
+		run_text(&x, log);
+		if (!x.ncauses || strcmp(x.causes[0].id, cases[i].id))
+			fail_msg("%s: %s, expected %s", cases[i].line, x.ncauses ? x.causes[0].id : "none",
+				 cases[i].id);
+		explain_release(&x);
+	}
+	/* a number that is no code of the library the line names, a year, a
+	 * version: nothing */
+	{
+		struct explain x;
+		run_text(&x, "CUDA error 2023 at step 5\nCUDA error code 12.4 installed\n");
+		assert_null(cause(&x, "driver.too_old"));
+		for (i = 0; i < x.ncauses; i++)
+			assert_string_equal(x.causes[i].id, "rt.unknown");
+		explain_release(&x);
+	}
+}
+
+/* A missing cuDNN: the CUDA major from the log, else both, recommended
+ * first; libcudart.so.11.0 is every CUDA 11. */
+static void
+cudnn_fix_from_the_knowledge_base(void **state)
+{
+	struct explain x;
+	const struct explain_cause *c;
+
+	(void)state;
+	run_text(&x, "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn.so.8: cannot open "
+		     "shared object file: No such file or directory\n");
+	c = cause(&x, "lib.cudnn_missing");
+	assert_non_null(c);
+	assert_true(str_starts(c->fix, "Install cuDNN 8 for the CUDA major the program was built for "
+				       "(the log does not say it); for CUDA 12:\n"
+				       "pip install 'nvidia-cudnn-cu12==8.9.*'\n"));
+	assert_non_null(strstr(c->fix, "\nAlternatives:\n- for CUDA 11: pip install 'nvidia-cudnn-cu11==8.9.*'\n"));
+	/* no "or" between commands, one recommendation */
+	assert_null(strstr(c->fix, "\nor "));
+	explain_release(&x);
+
+	run_text(&x, "Driver Version: 535.104.05\ntorch==2.0.1+cu117\n"
+		     "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory\n");
+	c = cause(&x, "lib.cudnn_missing");
+	assert_non_null(c);
+	assert_true(str_starts(c->fix, "Install cuDNN 8.9 for CUDA 11 (libcudnn.so.8 is cuDNN 8; line 2 "
+				       "states torch 2.0.1+cu117, built for CUDA 11.7):\n"));
+	explain_release(&x);
+
+	run_text(&x, "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
+		     "cannot open shared object file: No such file or directory\n");
+	c = cause(&x, "lib.cudart_missing");
+	assert_non_null(c);
+	assert_true(evidence_says(c, "libcudart.so.11.0 is the CUDA 11 runtime (any 11.x"));
+	explain_release(&x);
+}
+
+/* Lines of one shape are matched once; what differs is still read: the
+ * captures of each line, a digit in an anchor, a code's number. */
+static void
+same_shape_lines(void **state)
+{
+	struct explain x;
+	const struct explain_cause *c;
+	char log[8192];
+	size_t o = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 12; i++)
+		o += (size_t)snprintf(log + o, sizeof(log) - o,
+				      "2024-03-02 11:04:%02d.%06d: W dso_loader.cc:64] Could not load dynamic "
+				      "library 'libcudnn.so.%d'; dlerror: libcudnn.so.%d: cannot open shared "
+				      "object file: No such file or directory\n",
+				      i, i * 7919, 7 + i % 3, 7 + i % 3);
+	run_text(&x, log);
+	c = cause(&x, "lib.cudnn_missing");
+	assert_non_null(c);
+	assert_int_equal(c->count, 12);
+	assert_non_null(explain_value_at(c, "soname", 2));
+	assert_string_equal(explain_value_at(c, "soname", 0), "libcudnn.so.7");
+	assert_string_equal(explain_value_at(c, "soname", 1), "libcudnn.so.8");
+	assert_string_equal(explain_value_at(c, "soname", 2), "libcudnn.so.9");
+	explain_release(&x);
+
+	/* the same line with another size: both sizes captured */
+	run_text(&x, "2024-03-02 11:04:51.018233: W bfc_allocator.cc:290] Allocator (GPU_0_bfc) ran out "
+		     "of memory trying to allocate 2.14GiB with freed_by_count=0.\n"
+		     "2024-03-02 11:04:52.018233: W bfc_allocator.cc:290] Allocator (GPU_0_bfc) ran out "
+		     "of memory trying to allocate 4.28GiB with freed_by_count=0.\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_int_equal(x.causes[0].count, 2);
+	assert_string_equal(explain_value_at(&x.causes[0], "requested", 0), "2.14GiB");
+	assert_string_equal(explain_value_at(&x.causes[0], "requested", 1), "4.28GiB");
+	explain_release(&x);
+
+	/* a code's number after the prefix is no digit of the prefix */
+	run_text(&x, "12:00:01 cudaGetDeviceCount failed with error 35\n"
+		     "12:00:02 cudaGetDeviceCount failed with error 46\n");
+	assert_non_null(cause(&x, "driver.too_old"));
+	assert_non_null(cause(&x, "rt.device_busy"));
+	explain_release(&x);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(driver_and_wheel_judged_by_the_rule),
+		cmocka_unit_test(collect_env_cpu_build),
+		cmocka_unit_test(conflicting_statements_are_unknown),
+		cmocka_unit_test(statement_forms),
+		cmocka_unit_test(gpu_and_build_judged_by_runs_on),
+		cmocka_unit_test(merged_with_the_machine),
+		cmocka_unit_test(codes_in_other_forms),
+		cmocka_unit_test(cudnn_fix_from_the_knowledge_base),
+		cmocka_unit_test(same_shape_lines),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
