@@ -14,6 +14,8 @@ const struct command commands[] = {
 	 .summary = "the install steps for a framework that will work on this machine"},
 	{.name = "explain", .fn = cmd_explain,
 	 .summary = "read a log or an error message: its root cause and the fix"},
+	{.name = "bench", .fn = cmd_bench,
+	 .summary = "measure the GPU and the CPU against the datasheet and a reference"},
 	{.name = "help", .fn = cmd_help, .summary = "show help for gpudoctor or a command"},
 	{.name = "version", .fn = cmd_version, .summary = "print the version"},
 	{.name = NULL, .fn = NULL, .summary = NULL},

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const char *const layers[] = {"host", "hw", "kmod", "driver", "lib",
-				     "fw", "env", "mem", "rt"};
+				     "fw", "env", "mem", "rt", "perf"};
 
 void
 findings_init(struct findings *fs)

@@ -86,6 +86,7 @@ LIST(kb_list_log_patterns, struct kb_log_pattern, KB_LOG_PATTERNS)
 LIST(kb_list_build_targets, struct kb_build_target, KB_BUILD_TARGETS)
 LIST(kb_list_arch_breakages, struct kb_arch_breakage, KB_ARCH_BREAKAGES)
 LIST(kb_list_error_codes, struct kb_error_code, KB_ERROR_CODES)
+LIST(kb_list_bench_reference, struct kb_bench_reference, KB_BENCH_REFERENCE)
 
 int
 kb_info(enum kb_table t, struct kb_info *out)
@@ -377,6 +378,18 @@ kb_gpu_by_name(const char *name)
 		}
 	}
 	return best;
+}
+
+const struct kb_bench_reference *
+kb_bench_reference(unsigned device_id, const char *test)
+{
+	size_t n, i;
+	const struct kb_bench_reference *rows = kb_list_bench_reference(&n);
+
+	for (i = 0; rows && i < n; i++)
+		if (rows[i].device_id == device_id && !strcmp(rows[i].test, test))
+			return &rows[i];
+	return NULL;
 }
 
 const struct kb_arch *

@@ -34,6 +34,7 @@ enum kb_table {
 	KB_BUILD_TARGETS,
 	KB_ARCH_BREAKAGES,
 	KB_ERROR_CODES,
+	KB_BENCH_REFERENCE,
 	KB_NTABLES
 };
 
@@ -214,6 +215,17 @@ struct kb_error_code {
 	const char *source;
 };
 
+/* bench_reference.tsv: what a GPU model measured for a bench test on a
+ * real machine (PyTorch or a published benchmark), the reference a bench
+ * result is judged against. Sorted by (device_id, test). */
+struct kb_bench_reference {
+	unsigned device_id;              /* 0x2335 */
+	const char *test;                /* a bench test's name: "gemm_bf16" */
+	const char *value;               /* "793" */
+	const char *unit;                /* "TFLOP/s", "GB/s" (bytes copied; d2d: read+write) */
+	const char *source;
+};
+
 /* ---- loading ---------------------------------------------------------- */
 
 /* Replace tables with the files found in dir (<dir>/cuda_driver.tsv, ...):
@@ -248,6 +260,7 @@ const struct kb_log_pattern *kb_list_log_patterns(size_t *n);
 const struct kb_build_target *kb_list_build_targets(size_t *n);
 const struct kb_arch_breakage *kb_list_arch_breakages(size_t *n);
 const struct kb_error_code *kb_list_error_codes(size_t *n);
+const struct kb_bench_reference *kb_list_bench_reference(size_t *n);
 
 /* What `compat --kb-info` prints per table. */
 struct kb_info {
@@ -270,6 +283,8 @@ const struct kb_cuda_driver *kb_cuda_driver(const char *cuda);
  * minimums), written to out; returns 0, or -1 when older than every row. */
 int kb_driver_max_cuda(const char *driver_version, char *out, size_t size);
 const struct kb_gpu *kb_gpu_by_id(unsigned device_id);
+/* The reference figure of a GPU model for a bench test; NULL none. */
+const struct kb_bench_reference *kb_bench_reference(unsigned device_id, const char *test);
 /* The row a GPU's printed name names ("NVIDIA GeForce RTX 3090",
  * "Tesla P100-PCIE-16GB"): the whole name, else the longest row it begins
  * with; NULL none. */

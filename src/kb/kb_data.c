@@ -1788,6 +1788,19 @@ static const struct kb_error_code error_codes_rows[] = {
 	{.library = "nvml", .name = "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", .code = 22u, .message = "vGPU ECC not supported", .meaning = "", .finding = "rt.unknown", .source = "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html (nvmlReturn_t); messages: libnvidia-ml nvmlErrorString"},
 };
 
+/* data/kb/bench_reference.tsv: 9 rows */
+static const struct kb_bench_reference bench_reference_rows[] = {
+	{.device_id = 0x2335, .test = "d2d_copy", .value = "4258", .unit = "GB/s", .source = "PyTorch 2.11.0+cu130 tensor.copy_ of 1 GiB on an H200 SXM 141GB, driver 580.159.04, read+write (../shared/reference/wave2-anchors.md section 0, measured for this project)"},
+	{.device_id = 0x2335, .test = "d2d_kernel", .value = "4258", .unit = "GB/s", .source = "PyTorch 2.11.0+cu130 tensor.copy_ of 1 GiB on an H200 SXM 141GB, driver 580.159.04, read+write (wave2-anchors.md section 0); the same roofline as the copy engine"},
+	{.device_id = 0x2335, .test = "d2h_pinned", .value = "55.3", .unit = "GB/s", .source = "PyTorch 2.11.0+cu130 pinned device-to-host copy of 256 MiB on an H200 SXM 141GB, PCIe 5.0 x16 (wave2-anchors.md section 0)"},
+	{.device_id = 0x2335, .test = "gemm_bf16", .value = "793", .unit = "TFLOP/s", .source = "PyTorch 2.11.0+cu130 torch.matmul bf16 8192^3 on an H200 SXM 141GB, 10 iterations, CUDA events (wave2-anchors.md section 1.6); ml-engineering MAMF H100/H200 SXM bf16 794.5"},
+	{.device_id = 0x2335, .test = "gemm_fp16", .value = "769", .unit = "TFLOP/s", .source = "PyTorch 2.11.0+cu130 torch.matmul fp16 8192^3 on an H200 SXM 141GB (wave2-anchors.md section 1.6)"},
+	{.device_id = 0x2335, .test = "gemm_fp32", .value = "51.2", .unit = "TFLOP/s", .source = "PyTorch 2.11.0+cu130 torch.matmul fp32 (allow_tf32 off) 8192^3 on an H200 SXM 141GB (wave2-anchors.md section 1.6)"},
+	{.device_id = 0x2335, .test = "gemm_fp8", .value = "1453.4", .unit = "TFLOP/s", .source = "ml-engineering \"Maximum Achievable Matmul FLOPS\", H200 SXM fp8 1453.4 TFLOP/s (https://github.com/stas00/ml-engineering/blob/master/compute/accelerator/README.md)"},
+	{.device_id = 0x2335, .test = "gemm_tf32", .value = "411", .unit = "TFLOP/s", .source = "PyTorch 2.11.0+cu130 torch.matmul with allow_tf32 8192^3 on an H200 SXM 141GB (wave2-anchors.md section 1.6)"},
+	{.device_id = 0x2335, .test = "h2d_pinned", .value = "55.4", .unit = "GB/s", .source = "PyTorch 2.11.0+cu130 pinned host-to-device copy of 256 MiB on an H200 SXM 141GB, PCIe 5.0 x16 (wave2-anchors.md section 0)"},
+};
+
 const struct kb_rows kb_builtin[KB_NTABLES] = {
 	[KB_CUDA_DRIVER] = {cuda_driver_rows, 30},
 	[KB_GPU_DEVICES] = {gpu_devices_rows, 380},
@@ -1803,4 +1816,5 @@ const struct kb_rows kb_builtin[KB_NTABLES] = {
 	[KB_BUILD_TARGETS] = {build_targets_rows, 105},
 	[KB_ARCH_BREAKAGES] = {arch_breakages_rows, 1},
 	[KB_ERROR_CODES] = {error_codes_rows, 339},
+	[KB_BENCH_REFERENCE] = {bench_reference_rows, 9},
 };

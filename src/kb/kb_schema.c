@@ -120,6 +120,13 @@ check_placeholders(const char *col, const char *text, const char *captures, char
 /* log_patterns: a usable anchor, a regex that compiles with one named
  * capture per group, a known finding layer, benign rows that are
  * rt.benign_warning at info. */
+/* bench_reference: the tests of bench/bench.c and their units */
+static const char *const bench_test_names[] = {
+	"d2d_kernel", "d2d_copy", "h2d_pinned", "d2h_pinned", "h2d_pageable", "d2h_pageable", "gemm_fp32",
+	"gemm_tf32", "gemm_fp16", "gemm_bf16", "gemm_fp8", "cpu_sgemm", NULL,
+};
+static const char *const bench_units[] = {"TFLOP/s", "GB/s", "GFLOP/s", NULL};
+
 static const char *const code_libraries[] = {
 	"cuda_runtime", "cuda_driver", "nvml", "cublas", "cudnn", "cudnn8", "nccl", NULL,
 };
@@ -437,6 +444,20 @@ const struct kb_schema kb_schemas[KB_NTABLES] = {
 		},
 		.nkeys = 2, .keys = {0, 1},
 		.check_row = check_error_code,
+	},
+	[KB_BENCH_REFERENCE] = {
+		.id = KB_BENCH_REFERENCE, .name = "bench_reference", .file = "bench_reference.tsv",
+		.ctype = "struct kb_bench_reference", .row_size = sizeof(struct kb_bench_reference),
+		.ncols = 5,
+		.cols = {
+			{.name = "device_id", .type = KB_HEX, .flags = KB_REQUIRED,
+			 .offset = offsetof(struct kb_bench_reference, device_id), .max = 0xffff},
+			COLA(struct kb_bench_reference, test, KB_REQUIRED, bench_test_names),
+			COL(struct kb_bench_reference, value, KB_STR, KB_REQUIRED | KB_NUMBER),
+			COLA(struct kb_bench_reference, unit, KB_REQUIRED, bench_units),
+			SRC(struct kb_bench_reference),
+		},
+		.nkeys = 2, .keys = {0, 1},
 	},
 };
 

@@ -24,6 +24,9 @@ bool render_want_color(const char *mode, FILE *out);
 void render_text(FILE *out, const struct facts *f, const struct findings *fs,
 		 const struct render_opts *o);
 
+/* text.c: only the findings, each with its evidence and fix (bench). */
+void render_findings(FILE *out, const struct findings *fs, const struct render_opts *o);
+
 /* json.c: the facts document (schema gpudoctor/facts/1) with findings. */
 int render_json(FILE *out, const struct facts *f, const struct findings *fs);
 

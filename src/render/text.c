@@ -663,6 +663,16 @@ print_finding(const struct out *w, const struct finding *fi)
 }
 
 void
+render_findings(FILE *out, const struct findings *fs, const struct render_opts *o)
+{
+	struct out w = {.fp = out, .o = o};
+	size_t i;
+
+	for (i = 0; i < fs->n; i++)
+		print_finding(&w, &fs->v[i]);
+}
+
+void
 render_text(FILE *out, const struct facts *f, const struct findings *fs, const struct render_opts *o)
 {
 	struct out w = {.fp = out, .o = o};
