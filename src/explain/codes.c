@@ -81,7 +81,7 @@ line_library(const char *l)
 size_t
 code_by_number(const struct code_index *ix, const struct kb_log_pattern *rows, const char *line)
 {
-	static const char *const words[] = {"error", "code", NULL};
+	static const char *const words[] = {"error", "code", "err", "failure", NULL};
 	const struct kb_error_code *c;
 	const char *lib = line_library(line), *p, *d;
 	size_t k, row, n;

@@ -48,8 +48,9 @@ void code_index_release(struct code_index *ix);
  * SIZE_MAX. */
 size_t code_lookup(const struct code_index *ix, const unsigned char *s, size_t len);
 
-/* A code stated by number alone ("cudaRuntimeGetVersion() failed with error
- * #35", "CUDA driver error 999"), its library told by the line's words:
+/* A code stated by number alone after "error", "code", "err" or "failure"
+ * ("cudaRuntimeGetVersion() failed with error #35", "cudart init failure:
+ * 802"), its library told by the line's words:
  * the code's name row, or SIZE_MAX (also for a code of no known cause). */
 size_t code_by_number(const struct code_index *ix, const struct kb_log_pattern *rows,
 		      const char *line);

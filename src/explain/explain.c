@@ -50,7 +50,7 @@ static const char *const gpu_words[] = {
 	"nvml", "gpu", "tensorrt", "nvrtc", "ptxas", "libdevice", "cuinit", NULL,
 };
 static const char *const error_words[] = {
-	"error", "failed", "failure", "fatal", "exception", "abort", "cannot", "could not",
+	"error", "err:", "failed", "failure", "fatal", "exception", "abort", "cannot", "could not",
 	"couldn't", "unable to", "not found", "segmentation fault", NULL,
 };
 

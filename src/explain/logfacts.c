@@ -27,6 +27,7 @@ enum lf_kind {
 	LF_PYTHON,       /* "Python version: 3.10.12 (main, ...)" */
 	LF_WINDOWS,      /* a Windows path or wheel */
 	LF_REPL,         /* ">>> torch.__version__" and its answer on the next line */
+	LF_PIP_PYTHON,   /* "Using pip 22.0.4 from /usr/lib/python3/dist-packages/pip (python 3.8)" */
 };
 
 static const struct {
@@ -54,6 +55,7 @@ static const struct {
 	{"gpu 3: ", LF_GPU_INDEX, NULL},
 	{"device 0: \"", LF_DEVICE_QUERY, NULL},
 	{"compute capability: ", LF_CC, NULL},
+	{"compute capability ", LF_CC, NULL},
 	{"computecapability: ", LF_CC, NULL},
 	{"cuda capability sm_", LF_CC_SM, NULL},
 	{" major: ", LF_CC_MAJOR, NULL},
@@ -63,6 +65,9 @@ static const struct {
 	{"torch.version.cuda", LF_REPL, "torch.cuda"},
 	{"tf.__version__", LF_REPL, "tensorflow"},
 	{"tensorflow.__version__", LF_REPL, "tensorflow"},
+	{"cuda.is_available()", LF_REPL, "available"},
+	{"is cuda available:", LF_REPL, "available"},
+	{"(python ", LF_PIP_PYTHON, NULL},
 	{"\\site-packages\\", LF_WINDOWS, NULL},
 	{"win_amd64", LF_WINDOWS, NULL},
 	{":\\users\\", LF_WINDOWS, NULL},
@@ -535,6 +540,12 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 		if (!read_cc(s, len, end, cc, sizeof(cc)))
 			break;
 		tf_name(s, len, start, name, sizeof(name));
+		/* ggml: "Device 0: Tesla K80, compute capability 3.7" */
+		if (!name[0] && (p = find_ci(s, start, 0, "device ")) != SIZE_MAX && p + 9 < start &&
+		    isdigit(s[p + 7]) && s[p + 8] == ':') {
+			static const char *const comma[] = {",", NULL};
+			read_name(s, start, p + 9, comma, name, sizeof(name));
+		}
 		set_gpu(lf, name, cc, line);
 		break;
 	case LF_CC_SM:
@@ -578,7 +589,30 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 	case LF_WINDOWS:
 		lf->windows = true;
 		break;
+	case LF_PIP_PYTHON:
+		/* pip names the Python it installs for: "... pip (python 3.8)" */
+		end = read_version(s, len, end, v, sizeof(v));
+		if (v[0] && end < len && s[end] == ')' && find_ci(s, start, 0, "pip") != SIZE_MAX &&
+		    !lf->python[0]) {
+			STR_COPY(lf->python, v);
+			lf->python_line = line;
+			lf->hit = true;
+		}
+		break;
 	case LF_REPL:
+		if (!strcmp(anchors[a].arg, "available")) {
+			/* "torch.cuda.is_available() False", "Is CUDA available: False",
+			 * else the answer below */
+			if (find_ci(s, len, end, "false") != SIZE_MAX) {
+				if (!lf->unavailable_line)
+					lf->unavailable_line = line;
+				lf->hit = true;
+			} else if (find_ci(s, len, end, "true") == SIZE_MAX) {
+				lf->pending = anchors[a].arg;
+				lf->pending_line = line;
+			}
+			break;
+		}
 		/* "torch.__version__: 2.0.1" on the line, else the answer below */
 		i = skip_blanks(s, len, end);
 		while (i < len && (s[i] == ')' || s[i] == ' '))
@@ -609,6 +643,14 @@ logfacts_next_line(struct logfacts *lf, const unsigned char *s, size_t len, unsi
 	lf->pending = NULL;
 	if (line != lf->pending_line + 1)
 		return;
+	if (!strcmp(what, "available")) {
+		/* "False", "Out[2]: False" */
+		size_t at = find_ci(s, len, 0, "false");
+		if (at != SIZE_MAX && skip_blanks(s, len, at + 5) >= len - (len && s[len - 1] == '\r') &&
+		    !lf->unavailable_line)
+			lf->unavailable_line = line;
+		return;
+	}
 	i = skip_blanks(s, len, 0);
 	if (i < len && (s[i] == '\'' || s[i] == '"'))
 		i++;

@@ -54,6 +54,7 @@ struct logfacts {
 	struct logfact_gpu gpus[LOGFACTS_MAX_GPUS];
 	int ngpus;
 	bool windows;                    /* Windows paths: TensorFlow >= 2.11 has no GPU build there */
+	unsigned long unavailable_line;  /* torch.cuda.is_available() answered False here; 0 never */
 	bool hit;                        /* the line logfacts_line read stated something */
 	const char *pending;             /* a question whose answer is the next line: ">>> torch.__version__" */
 	unsigned long pending_line;

@@ -33,8 +33,12 @@ static const struct {
 	{"mem.oom", {"rt.cudnn_init_failed", "rt.cublas_init_failed"}},
 	{"lib.cudnn_missing", {"rt.cudnn_init_failed"}},
 	{"lib.cudnn_version_mismatch", {"rt.cudnn_init_failed", "lib.cudnn_missing"}},
-	{"driver.libcuda_missing", {"driver.init_failed", "driver.no_visible_device"}},
-	{"driver.too_old", {"driver.init_failed", "lib.cuda_version_mismatch"}},
+	/* no driver library: no device nodes either */
+	{"driver.libcuda_missing", {"driver.init_failed", "driver.no_visible_device", "kmod.device_nodes_missing"}},
+	{"driver.too_old", {"driver.init_failed", "lib.cuda_version_mismatch", "rt.cudnn_init_failed",
+			    "rt.cublas_init_failed"}},
+	/* XLA's ptxas too old for the GPU: the PTX the driver then gets fails */
+	{"lib.ptxas_missing", {"fw.arch_not_in_build"}},
 	/* a broken host driver makes the container toolkit fail too */
 	{"driver.version_mismatch",
 	 {"kmod.nvidia_not_loaded", "driver.init_failed", "host.container_toolkit_missing"}},
@@ -566,7 +570,7 @@ container_context(struct explain *x)
 {
 	static const char *const inside[] = {
 		"driver.libcuda_missing", "driver.no_visible_device", "driver.init_failed",
-		"kmod.device_nodes_missing", "kmod.nvidia_not_loaded", NULL,
+		"kmod.device_nodes_missing", "kmod.nvidia_not_loaded", "fw.no_gpu_at_runtime", NULL,
 	};
 	size_t i;
 	int k;

@@ -119,6 +119,30 @@ judged(struct explain *x, const struct finding *d, const struct facts *f)
 			explain_evidence(c, "%s", d->evidence[k]);
 }
 
+/* torch.cuda.is_available() answered False: PyTorch sees no GPU, a
+ * symptom that the cause found beside it (or a container started without
+ * GPUs, rank.c) explains. */
+static void
+no_gpu_answer(struct explain *x)
+{
+	const struct kb_log_pattern *row = row_for(x, "fw.no_gpu_at_runtime");
+	struct explain_cause *c;
+
+	if (!x->stated.unavailable_line || !row)
+		return;
+	c = explain_cause_for(x, NULL, row->finding, EXPLAIN_SYMPTOM);
+	if (c->title)
+		return;
+	c->severity = SEV_ERROR;
+	c->count = 1;
+	c->lines[c->nlines++] = x->stated.unavailable_line;
+	c->title = xstrdup("PyTorch sees no GPU (torch.cuda.is_available() answers False)");
+	c->explain = xstrdup("PyTorch found no GPU it can use; the lines around it say why when they can: "
+			     "a CPU-only build, a driver too old for the build, no driver in a container.");
+	c->fix = xstrdup("gpudoctor doctor");
+	explain_evidence(c, "line %lu answers False", x->stated.unavailable_line);
+}
+
 void
 explain_stated(struct explain *x)
 {
@@ -127,6 +151,7 @@ explain_stated(struct explain *x)
 	struct facts *f;
 	size_t i;
 
+	no_gpu_answer(x);
 	if (!logfacts_any(&x->stated))
 		return;
 	f = xmalloc(sizeof(*f));

@@ -198,6 +198,25 @@ statement_forms(void **state)
 	assert_string_equal(x.stated.gpus[1].cc, "3.7");
 	explain_release(&x);
 
+	/* pip names its Python; the release has no build for it */
+	run_text(&x, "Using pip 22.0.4 from /home/u/.local/lib/python3.8/site-packages/pip (python 3.8)\n"
+		     "ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==1.15.0 "
+		     "(from versions: 2.2.0, 2.2.1)\n");
+	assert_string_equal(x.stated.python, "3.8");
+	assert_non_null(cause(&x, "fw.python_unsupported"));
+	assert_string_equal(x.causes[0].id, "fw.python_unsupported");
+	explain_release(&x);
+
+	/* a REPL's False, and a container started without GPUs above it */
+	run_text(&x, ">>> torch.cuda.is_available()\nFalse\n");
+	assert_int_equal(x.stated.unavailable_line, 2);
+	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
+	assert_int_equal(x.causes[0].role, EXPLAIN_SYMPTOM);
+	explain_release(&x);
+	run_text(&x, "$ docker run -it pytorch/pytorch python\n>>> torch.cuda.is_available()\nFalse\n");
+	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
+	explain_release(&x);
+
 	/* words that only look like statements */
 	run_text(&x, "import torch, torchvision\n"
 		     "RuntimeError: CUDA out of memory. (GPU 0; 10.76 GiB total capacity)\n"
