@@ -161,13 +161,9 @@ static const struct {
 	{"CUBLAS_STATUS_EXECUTION_FAILED", "rt.cublas_init_failed"},
 	{"CUBLAS_STATUS_INTERNAL_ERROR", "rt.cublas_init_failed"},
 	{"CUBLAS_STATUS_ARCH_MISMATCH", "fw.arch_not_in_build"},
-	/* a PTX the driver's JIT cannot compile: before CUDA 11.1 added
-	 * UNSUPPORTED_PTX_VERSION, a PTX newer than the driver got this code */
-	{"CUDA_ERROR_INVALID_PTX", "driver.too_old"},
 	/* "Local version of NVML doesn't implement this function": a driver
 	 * older than the program that asks */
 	{"NVML_ERROR_FUNCTION_NOT_FOUND", "driver.too_old"},
-	{"cudaErrorInvalidPtx", "driver.too_old"},
 	{"CUDNN_STATUS_NOT_INITIALIZED", "rt.cudnn_init_failed"},
 	{"CUDNN_STATUS_ALLOC_FAILED", "rt.cudnn_init_failed"},
 	{"CUDNN_STATUS_INTERNAL_ERROR", "rt.cudnn_init_failed"},

@@ -7,6 +7,7 @@
 #include "base/vers.h"
 #include "sys/child.h"
 #include "sys/ldcache.h"
+#include "sys/root.h"
 #include "sys/trust.h"
 
 #include <limits.h>
@@ -97,6 +98,21 @@ bench_find_libraries(const struct facts *f, struct bench_opts *o)
 	int i, j, k;
 
 	o->cublaslt[0] = o->blas[0] = '\0';
+	if (!root_is_host()) {
+		/* a fixture tree (--root --load-root): its driver libraries as
+		 * the probes loaded them, its cuBLASLt; the CPU is this machine's
+		 * and is not what the tree describes */
+		o->libcuda[0] = o->nvml[0] = '\0';
+		if (f->driver.cuda_state == CHILD_OK && f->driver.cuda_loaded_path[0])
+			root_path(f->driver.cuda_loaded_path, o->libcuda, sizeof(o->libcuda));
+		if (f->driver.nvml_state == CHILD_OK && f->driver.nvml_loaded_path[0])
+			root_path(f->driver.nvml_loaded_path, o->nvml, sizeof(o->nvml));
+		for (i = 0; i < f->nlibs && !o->cublaslt[0]; i++)
+			if (!strcmp(f->libs[i].name, "cublasLt"))
+				root_path(f->libs[i].real_path[0] ? f->libs[i].real_path : f->libs[i].path,
+					  o->cublaslt, sizeof(o->cublaslt));
+		return;
+	}
 	/* the copy the active environment's frameworks load */
 	for (j = 0; e && j < e->nframeworks && !o->cublaslt[0]; j++)
 		for (k = 0; k < e->frameworks[j].nresolved; k++) {

@@ -35,6 +35,7 @@ struct bench_sampler {
 	temp_fn temp;
 	u64_fn reasons;
 	pthread_t thread;
+	pthread_mutex_t lock;            /* seen: the thread's and the test's samples */
 	bool running;
 	atomic_bool stop, timed;
 	struct bench_nvml seen;
@@ -71,8 +72,11 @@ loop(void *arg)
 	struct timespec ts = {0, PERIOD_MS * 1000000L};
 
 	while (!atomic_load(&s->stop)) {
-		if (atomic_load(&s->timed))
+		if (atomic_load(&s->timed)) {
+			pthread_mutex_lock(&s->lock);
 			sample(s);
+			pthread_mutex_unlock(&s->lock);
+		}
 		nanosleep(&ts, NULL);
 	}
 	return NULL;
@@ -108,6 +112,7 @@ sampler_start(const struct bench_opts *o, const char *bus_id)
 		s->seen.power_limit_mw = (int)v;
 	atomic_init(&s->stop, false);
 	atomic_init(&s->timed, false);
+	pthread_mutex_init(&s->lock, NULL);
 	s->running = pthread_create(&s->thread, NULL, loop, s) == 0;
 	return s;
 }
@@ -115,8 +120,14 @@ sampler_start(const struct bench_opts *o, const char *bus_id)
 void
 sampler_timed(struct bench_sampler *s, bool on)
 {
-	if (s && s->running)
-		atomic_store(&s->timed, on);
+	if (!s || !s->running)
+		return;
+	atomic_store(&s->timed, on);
+	/* a sample at each end too: a timed part shorter than the period
+	 * (a fast GEMM) is still seen, and its end is when power peaks */
+	pthread_mutex_lock(&s->lock);
+	sample(s);
+	pthread_mutex_unlock(&s->lock);
 }
 
 void

@@ -47,6 +47,8 @@ bench_usage(FILE *out)
 		"  --copy-mib N       device-to-device buffer in MiB (default 1024)\n"
 		"  --host-mib N       host transfer buffer in MiB (default 256)\n"
 		"  --timeout SECONDS  time limit of each test (default 60)\n"
+		"  --root DIR         take the machine from DIR (a fixture tree); with\n"
+		"  --load-root        load its driver and cuBLASLt (tests with mock libraries)\n"
 		"  --json             print the results as JSON (docs/json.md)\n"
 		"  --color WHEN       auto (default), always or never\n"
 		"  -h, --help         show this help\n\n"
@@ -310,13 +312,15 @@ result_line(FILE *out, const struct bench_result *x, const struct bench_judged *
 int
 cmd_bench(int argc, char **argv)
 {
-	enum { O_TESTS = 256, O_GPU, O_SIZE, O_CPU_SIZE, O_COPY, O_HOST, O_TIMEOUT, O_JSON, O_COLOR };
+	enum { O_TESTS = 256, O_GPU, O_SIZE, O_CPU_SIZE, O_COPY, O_HOST, O_TIMEOUT, O_JSON, O_COLOR, O_ROOT,
+	       O_LOAD_ROOT };
 	static const struct option longopts[] = {
 		{"tests", required_argument, NULL, O_TESTS},   {"gpu", required_argument, NULL, O_GPU},
 		{"size", required_argument, NULL, O_SIZE},     {"cpu-size", required_argument, NULL, O_CPU_SIZE},
 		{"copy-mib", required_argument, NULL, O_COPY}, {"host-mib", required_argument, NULL, O_HOST},
 		{"timeout", required_argument, NULL, O_TIMEOUT}, {"json", no_argument, NULL, O_JSON},
 		{"color", required_argument, NULL, O_COLOR},   {"help", no_argument, NULL, 'h'},
+		{"root", required_argument, NULL, O_ROOT},     {"load-root", no_argument, NULL, O_LOAD_ROOT},
 		{NULL, 0, NULL, 0},
 	};
 	struct probe_opts po = {.timeout_ms = 5000};
@@ -325,7 +329,7 @@ cmd_bench(int argc, char **argv)
 	struct bench_judged j[BENCH_NTESTS];
 	struct findings fs;
 	struct facts *f;
-	const char *color = "auto", *nogpu;
+	const char *color = "auto", *nogpu, *root = NULL;
 	char why[256];
 	bool json = false, tty;
 	int c, i, n = 0, rc, secs;
@@ -372,6 +376,12 @@ cmd_bench(int argc, char **argv)
 				return EXIT_TOOL_FAILED;
 			color = optarg;
 			break;
+		case O_ROOT:
+			root = optarg;
+			break;
+		case O_LOAD_ROOT:
+			po.load_root = true;
+			break;
 		case 'h':
 			bench_usage(stdout);
 			return EXIT_HEALTHY;
@@ -385,8 +395,12 @@ cmd_bench(int argc, char **argv)
 			argv[optind]);
 		return EXIT_TOOL_FAILED;
 	}
+	if (po.load_root && !root) {
+		fprintf(stderr, "gpudoctor bench: --load-root goes with --root\n");
+		return EXIT_TOOL_FAILED;
+	}
 	f = malloc(sizeof(*f));
-	if (!f || cli_facts(NULL, NULL, &po, f) < 0) {
+	if (!f || cli_facts(NULL, root, &po, f) < 0) {
 		free(f);
 		return EXIT_TOOL_FAILED;
 	}
@@ -394,6 +408,8 @@ cmd_bench(int argc, char **argv)
 	nogpu = no_gpu(f, why, sizeof(why));
 	if (nogpu)
 		o.tests &= 1u << BENCH_CPU_SGEMM;
+	if (root)
+		o.tests &= ~(1u << BENCH_CPU_SGEMM); /* this machine's CPU is not the tree's */
 	tty = !json && isatty(STDOUT_FILENO);
 	if (!json) {
 		if (nogpu)

@@ -149,6 +149,7 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	size_t i;
 
 	memset(x, 0, sizeof(*x));
+	x->stated.mem_free_mib = -1;
 	x->pats = kb_list_log_patterns(&x->npats);
 	if (!x->pats || !x->npats) {
 		str_copy(err, errsize, "the knowledge base has no log patterns (log_patterns.tsv)");
@@ -272,6 +273,7 @@ explain_reset(struct explain *x)
 	x->tail_len = 0;
 	x->sample = x->sample_nul = 0;
 	memset(&x->stated, 0, sizeof(x->stated));
+	x->stated.mem_free_mib = -1;
 }
 
 enum explain_input

@@ -8,6 +8,7 @@
 #include "kb/kb.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -28,6 +29,9 @@ enum lf_kind {
 	LF_WINDOWS,      /* a Windows path or wheel */
 	LF_REPL,         /* ">>> torch.__version__" and its answer on the next line */
 	LF_PIP_PYTHON,   /* "Using pip 22.0.4 from /usr/lib/python3/dist-packages/pip (python 3.8)" */
+	LF_MEM_TOTAL,    /* TensorFlow's device properties: "Total memory: 7.92GiB" */
+	LF_MEM_FREE,     /* "Free memory: 190.31MiB" */
+	LF_CPU_FLAGS,    /* /proc/cpuinfo: "flags : fpu vme ... sse2 ... avx ..." */
 };
 
 static const struct {
@@ -68,6 +72,11 @@ static const struct {
 	{"cuda.is_available()", LF_REPL, "available"},
 	{"is cuda available:", LF_REPL, "available"},
 	{"(python ", LF_PIP_PYTHON, NULL},
+	{"total memory: ", LF_MEM_TOTAL, NULL},
+	{"totalmemory: ", LF_MEM_TOTAL, NULL},
+	{"free memory: ", LF_MEM_FREE, NULL},
+	{"freememory: ", LF_MEM_FREE, NULL},
+	{"flags", LF_CPU_FLAGS, NULL},
 	{"\\site-packages\\", LF_WINDOWS, NULL},
 	{"win_amd64", LF_WINDOWS, NULL},
 	{":\\users\\", LF_WINDOWS, NULL},
@@ -143,6 +152,32 @@ find_ci(const unsigned char *s, size_t len, size_t from, const char *needle)
 		if (!strncasecmp((const char *)s + i, needle, n))
 			return i;
 	return SIZE_MAX;
+}
+
+/* "7.92GiB", "190.31MiB", "10.5 GiB" at s[i]: MiB, or -1. */
+static double
+read_mib(const unsigned char *s, size_t len, size_t i)
+{
+	char v[32];
+	size_t o = 0, e = i;
+	double x;
+
+	while (e < len && o + 1 < sizeof(v) && (isdigit(s[e]) || s[e] == '.'))
+		v[o++] = (char)s[e++];
+	v[o] = '\0';
+	if (!o || !isdigit((unsigned char)v[0]))
+		return -1;
+	x = strtod(v, NULL);
+	e = skip_blanks(s, len, e);
+	if (e + 2 > len)
+		return -1;
+	if (!strncasecmp((const char *)s + e, "GiB", 3) || !strncasecmp((const char *)s + e, "GB", 2))
+		return x * 1024;
+	if (!strncasecmp((const char *)s + e, "MiB", 3) || !strncasecmp((const char *)s + e, "MB", 2))
+		return x;
+	if (!strncasecmp((const char *)s + e, "KiB", 3) || !strncasecmp((const char *)s + e, "KB", 2))
+		return x / 1024;
+	return -1;
 }
 
 /* ---- recording ------------------------------------------------------- */
@@ -588,6 +623,32 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 		break;
 	case LF_WINDOWS:
 		lf->windows = true;
+		break;
+	case LF_MEM_TOTAL:
+	case LF_MEM_FREE: {
+		double mib = read_mib(s, len, end);
+		if (mib < 0)
+			break;
+		lf->hit = true;
+		if (anchors[a].kind == LF_MEM_TOTAL && lf->mem_total_mib <= 0) {
+			lf->mem_total_mib = mib;
+			lf->mem_line = line;
+		} else if (anchors[a].kind == LF_MEM_FREE && lf->mem_free_mib < 0) {
+			lf->mem_free_mib = mib;
+		}
+		break;
+	}
+	case LF_CPU_FLAGS:
+		/* "flags\t\t: fpu vme ... sse2 ...", an x86 CPU's at the start of a line */
+		i = skip_blanks(s, len, end);
+		if (start != skip_blanks(s, len, 0) || i >= len || s[i] != ':' ||
+		    find_ci(s, len, i, " sse2") == SIZE_MAX)
+			break;
+		lf->hit = true;
+		if (!lf->cpu_flags_line) {
+			lf->cpu_flags_line = line;
+			lf->cpu_avx = find_ci(s, len, i, " avx") != SIZE_MAX;
+		}
 		break;
 	case LF_PIP_PYTHON:
 		/* pip names the Python it installs for: "... pip (python 3.8)" */

@@ -55,6 +55,11 @@ struct logfacts {
 	int ngpus;
 	bool windows;                    /* Windows paths: TensorFlow >= 2.11 has no GPU build there */
 	unsigned long unavailable_line;  /* torch.cuda.is_available() answered False here; 0 never */
+	double mem_total_mib, mem_free_mib; /* a framework's device properties (TensorFlow's
+	                                    "Total memory"/"Free memory"); 0, -1 not stated */
+	unsigned long mem_line;
+	unsigned long cpu_flags_line;    /* /proc/cpuinfo's flags; 0 not stated */
+	bool cpu_avx;                    /* those flags name avx */
 	bool hit;                        /* the line logfacts_line read stated something */
 	const char *pending;             /* a question whose answer is the next line: ">>> torch.__version__" */
 	unsigned long pending_line;

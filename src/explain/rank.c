@@ -37,6 +37,8 @@ static const struct {
 	{"driver.libcuda_missing", {"driver.init_failed", "driver.no_visible_device", "kmod.device_nodes_missing"}},
 	{"driver.too_old", {"driver.init_failed", "lib.cuda_version_mismatch", "rt.cudnn_init_failed",
 			    "rt.cublas_init_failed"}},
+	/* memory others hold makes this job's allocations fail */
+	{"mem.held_by_other_process", {"mem.oom", "rt.cudnn_init_failed", "rt.cublas_init_failed"}},
 	/* XLA's ptxas too old for the GPU: the PTX the driver then gets fails */
 	{"lib.ptxas_missing", {"fw.arch_not_in_build"}},
 	/* a broken host driver makes the container toolkit fail too */
@@ -570,7 +572,8 @@ container_context(struct explain *x)
 {
 	static const char *const inside[] = {
 		"driver.libcuda_missing", "driver.no_visible_device", "driver.init_failed",
-		"kmod.device_nodes_missing", "kmod.nvidia_not_loaded", "fw.no_gpu_at_runtime", NULL,
+		"kmod.device_nodes_missing", "kmod.nvidia_not_loaded", "fw.no_gpu_at_runtime", "rt.unknown",
+		NULL,
 	};
 	size_t i;
 	int k;

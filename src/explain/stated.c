@@ -112,7 +112,8 @@ judged(struct explain *x, const struct finding *d, const struct facts *f)
 		free(c->fix);
 		c->fix = xstrdup(d->fix);
 	}
-	statements(c, &x->stated, f);
+	if (f)
+		statements(c, &x->stated, f);
 	/* the rule's own words, less the line naming the log's environment */
 	for (k = 0; k < d->nevidence; k++)
 		if (!strstr(d->evidence[k], LOGFACTS_ENV))
@@ -143,6 +144,33 @@ no_gpu_answer(struct explain *x)
 	explain_evidence(c, "line %lu answers False", x->stated.unavailable_line);
 }
 
+/* What the log states beyond builds: a GPU nearly full before the
+ * framework allocated anything (TensorFlow's device properties), a CPU
+ * without AVX (its /proc/cpuinfo flags). */
+static void
+stated_numbers(struct explain *x, struct findings *fs)
+{
+	const struct logfacts *lf = &x->stated;
+	struct finding *fd;
+
+	if (lf->mem_total_mib >= 1024 && lf->mem_free_mib >= 0 && lf->mem_free_mib < 0.1 * lf->mem_total_mib) {
+		fd = findings_add(fs, "mem.held_by_other_process", SEV_ERROR,
+				  "Only %.0f MiB of the GPU's %.0f MiB were free before the framework started",
+				  lf->mem_free_mib, lf->mem_total_mib);
+		finding_evidence(fd, "line %lu: the device's memory as the framework found it", lf->mem_line);
+		finding_fix(fd, "Another process holds the GPU's memory; find it and end it, or use another GPU:\n"
+				"nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
+	}
+	if (lf->cpu_flags_line && !lf->cpu_avx) {
+		fd = findings_add(fs, "host.no_avx", SEV_ERROR, "The CPU has no AVX (its flags, line %lu)",
+				  lf->cpu_flags_line);
+		finding_evidence(fd, "/proc/cpuinfo's flags name sse2 but not avx");
+		finding_fix(fd, "Official TensorFlow wheels since 1.6 need AVX: use a build without it (from "
+				"source, a community build), PyTorch, or a CPU with AVX; in a virtual machine "
+				"pass the host CPU through (-cpu host).");
+	}
+}
+
 void
 explain_stated(struct explain *x)
 {
@@ -152,6 +180,11 @@ explain_stated(struct explain *x)
 	size_t i;
 
 	no_gpu_answer(x);
+	findings_init(&fs);
+	stated_numbers(x, &fs);
+	for (i = 0; i < fs.n; i++)
+		judged(x, &fs.v[i], NULL);
+	findings_release(&fs);
 	if (!logfacts_any(&x->stated))
 		return;
 	f = xmalloc(sizeof(*f));

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FAKE_MAX_DEVS 16
@@ -51,6 +53,11 @@ static struct {
 	int behaviour;
 	long delay_ms;
 	char grandchild_pidfile[512];
+	/* bench (see "bench" below) */
+	int jit;                /* what cuModuleLoadDataEx returns */
+	int corrupt;            /* copies write wrong data */
+	int hang;               /* cuEventSynchronize never returns */
+	int crash;              /* the copy kernel and the copy engine crash */
 	int ndevs;
 	struct fake_dev devs[FAKE_MAX_DEVS];
 } S;
@@ -97,6 +104,14 @@ on_line(const char *key, char **f, int n, void *ctx)
 			: !strcmp(f[0], "abort")     ? B_ABORT
 			: !strcmp(f[0], "fork-crash") ? B_FORK_CRASH
 						     : B_NORMAL;
+	} else if (!strcmp(key, "jit")) {
+		S.jit = (int)fake_num(f, n, 0, 0);
+	} else if (!strcmp(key, "bench_corrupt")) {
+		S.corrupt = (int)fake_num(f, n, 0, 0);
+	} else if (!strcmp(key, "bench_hang")) {
+		S.hang = (int)fake_num(f, n, 0, 0);
+	} else if (!strcmp(key, "bench_crash")) {
+		S.crash = (int)fake_num(f, n, 0, 0);
 	} else if (!strcmp(key, "grandchild_pidfile")) {
 		fake_str(S.grandchild_pidfile, sizeof(S.grandchild_pidfile), f, n, 0);
 	} else if (!strcmp(key, "device") && S.ndevs < FAKE_MAX_DEVS) {
@@ -194,6 +209,9 @@ static const struct {
 	{46, "CUDA_ERROR_DEVICE_UNAVAILABLE", "CUDA-capable device(s) is/are busy or unavailable"},
 	{100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
 	{101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+	{218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+	{221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", "PTX JIT compiler library not found"},
+	{222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the provided PTX was compiled with an unsupported toolchain."},
 	{304, "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed or operation not supported on this OS"},
 	{803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
 		"system has unsupported display driver / cuda driver combination"},
@@ -344,5 +362,247 @@ cuDeviceTotalMem_v2(size_t *bytes, CUdevice d)
 	if (!bytes)
 		return CUDA_ERROR_INVALID_VALUE;
 	*bytes = (size_t)(x->mem_mib << 20);
+	return CUDA_SUCCESS;
+}
+
+/* ---- bench: memory, modules, streams and events ------------------------
+ *
+ * Device memory is host memory: a CUdeviceptr is a pointer. Work runs at
+ * once on the calling thread; an event records the time it is recorded
+ * at, so elapsed times are real (tiny) ones. The only kernel is bench's
+ * copy_v4 (dst, src, count of 16-byte elements).
+ */
+
+static void
+crash_here(void)
+{
+	volatile int *volatile p = NULL;
+	*p = 1;
+}
+
+struct CUmod_st {
+	int unused;
+};
+struct CUfunc_st {
+	int unused;
+};
+struct CUstream_st {
+	int unused;
+};
+struct CUevent_st {
+	double ms;
+};
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void
+copy(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+	if (S.corrupt && n)
+		((unsigned char *)dst)[n - 1] ^= 1;
+}
+
+CUresult
+cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d)
+{
+	static int fake_ctx;
+
+	if (!S.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!dev(d))
+		return CUDA_ERROR_INVALID_DEVICE;
+	*ctx = (CUcontext)&fake_ctx;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuCtxSetCurrent(CUcontext ctx)
+{
+	(void)ctx;
+	return S.initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+CUresult
+cuModuleLoadDataEx(CUmodule *mod, const void *image, unsigned int n, int *options, void **values)
+{
+	static struct CUmod_st m;
+	unsigned i;
+
+	(void)image;
+	if (S.jit == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+		for (i = 0; i < n; i++)
+			if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+				snprintf(values[i], 128, "ptxas fatal   : Unsupported .version 6.0; current version is '5.0'");
+	if (S.jit)
+		return S.jit;
+	*mod = &m;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuModuleGetFunction(CUfunction *fn, CUmodule mod, const char *name)
+{
+	static struct CUfunc_st f;
+
+	(void)mod;
+	if (strcmp(name, "copy_v4"))
+		return 500; /* CUDA_ERROR_NOT_FOUND */
+	*fn = &f;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+	       unsigned shared, CUstream s, void **params, void **extra)
+{
+	size_t n = *(size_t *)params[2], threads = (size_t)gx * bx;
+
+	(void)f, (void)gy, (void)gz, (void)by, (void)bz, (void)shared, (void)s, (void)extra;
+	if (S.crash)
+		crash_here();
+	copy((void *)(uintptr_t) * (CUdeviceptr *)params[0], (const void *)(uintptr_t) * (CUdeviceptr *)params[1],
+	     16 * (n < threads ? n : threads));
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuMemAlloc_v2(CUdeviceptr *p, size_t bytes)
+{
+	void *m = malloc(bytes ? bytes : 1);
+
+	if (!m)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*p = (CUdeviceptr)(uintptr_t)m;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuMemFree_v2(CUdeviceptr p)
+{
+	free((void *)(uintptr_t)p);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuMemHostAlloc(void **p, size_t bytes, unsigned int flags)
+{
+	(void)flags;
+	*p = malloc(bytes ? bytes : 1);
+	return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult
+cuMemFreeHost(void *p)
+{
+	free(p);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes)
+{
+	copy((void *)(uintptr_t)dst, src, bytes);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes)
+{
+	memcpy(dst, (const void *)(uintptr_t)src, bytes);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, CUstream s)
+{
+	(void)s;
+	return cuMemcpyHtoD_v2(dst, src, bytes);
+}
+
+CUresult
+cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+	(void)s;
+	copy(dst, (const void *)(uintptr_t)src, bytes);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+	(void)s;
+	if (S.crash)
+		crash_here();
+	copy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuMemsetD32_v2(CUdeviceptr dst, unsigned int value, size_t n)
+{
+	unsigned int *w = (unsigned int *)(uintptr_t)dst;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		w[i] = value;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuStreamCreate(CUstream *st, unsigned int flags)
+{
+	static struct CUstream_st one;
+
+	(void)flags;
+	*st = &one;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuStreamSynchronize(CUstream st)
+{
+	(void)st;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuEventCreate(CUevent *e, unsigned int flags)
+{
+	(void)flags;
+	*e = calloc(1, sizeof(**e));
+	return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult
+cuEventRecord(CUevent e, CUstream s)
+{
+	(void)s;
+	e->ms = now_ms();
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuEventSynchronize(CUevent e)
+{
+	(void)e;
+	while (S.hang)
+		pause();
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuEventElapsedTime(float *ms, CUevent start, CUevent end)
+{
+	*ms = (float)(end->ms - start->ms);
+	if (*ms <= 0)
+		*ms = 1e-4f; /* a clock's resolution: never zero */
 	return CUDA_SUCCESS;
 }

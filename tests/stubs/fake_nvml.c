@@ -234,6 +234,35 @@ nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *h)
 	return NVML_SUCCESS;
 }
 
+/* "0000:00:06.0" (CUDA's form) or "00000000:00:06.0" (NVML's): the same device. */
+nvmlReturn_t
+nvmlDeviceGetHandleByPciBusId_v2(const char *bus, nvmlDevice_t *h)
+{
+	size_t lb = strlen(bus);
+	int i;
+
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	for (i = 0; i < S.ndevs; i++) {
+		size_t ld = strlen(S.devs[i].bus_id);
+		if (lb >= 7 && ld >= 7 && !strcasecmp(bus + lb - 7, S.devs[i].bus_id + ld - 7)) {
+			*h = &S.devs[i];
+			return NVML_SUCCESS;
+		}
+	}
+	return NVML_ERROR_NOT_FOUND;
+}
+
+nvmlReturn_t
+nvmlDeviceSetCpuAffinity(nvmlDevice_t h)
+{
+	struct nvmlDevice_st *d;
+
+	CHECK_DEV(h, d);
+	(void)d;
+	return NVML_SUCCESS;
+}
+
 nvmlReturn_t
 nvmlDeviceGetHandleByIndex(unsigned int i, nvmlDevice_t *h)
 {

@@ -20,7 +20,7 @@
 
 typedef void (*fake_line_fn)(const char *key, char **fields, int n, void *ctx);
 
-static char *
+static char * __attribute__((unused))
 fake_trim(char *s)
 {
 	char *e;
@@ -33,7 +33,7 @@ fake_trim(char *s)
 	return s;
 }
 
-static void
+static void __attribute__((unused))
 fake_scenario_read(fake_line_fn fn, void *ctx)
 {
 	const char *path = getenv("GPUDOCTOR_FAKE_SCENARIO");
@@ -74,7 +74,7 @@ fake_scenario_read(fake_line_fn fn, void *ctx)
 }
 
 /* A numeric field; `dflt` when absent, empty or "-". */
-static long long
+static long long __attribute__((unused))
 fake_num(char **fields, int n, int i, long long dflt)
 {
 	if (i >= n || !fields[i][0] || !strcmp(fields[i], "-"))
@@ -82,13 +82,13 @@ fake_num(char **fields, int n, int i, long long dflt)
 	return strtoll(fields[i], NULL, 0);
 }
 
-static void
+static void __attribute__((unused))
 fake_str(char *dst, size_t size, char **fields, int n, int i)
 {
 	snprintf(dst, size, "%s", i < n ? fields[i] : "");
 }
 
-static void
+static void __attribute__((unused))
 fake_sleep_ms(long ms)
 {
 	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};

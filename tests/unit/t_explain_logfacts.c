@@ -217,6 +217,26 @@ statement_forms(void **state)
 	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
 	explain_release(&x);
 
+	/* the GPU nearly full before TensorFlow allocated anything */
+	run_text(&x, "name: GeForce GTX 1080\nmajor: 6 minor: 1 memoryClockRate (GHz) 1.7335\n"
+		     "Total memory: 7.92GiB\nFree memory: 190.31MiB\n"
+		     "E cuda_driver.cc:1002] failed to allocate 190.31M (199557120 bytes) from device: "
+		     "CUDA_ERROR_OUT_OF_MEMORY\n");
+	assert_string_equal(x.causes[0].id, "mem.held_by_other_process");
+	assert_non_null(strstr(x.causes[0].title, "Only 190 MiB of the GPU's 8110 MiB were free"));
+	explain_release(&x);
+	run_text(&x, "Total memory: 7.92GiB\nFree memory: 7.71GiB\n");
+	assert_null(cause(&x, "mem.held_by_other_process"));
+	explain_release(&x);
+
+	/* /proc/cpuinfo's flags without avx; with avx nothing */
+	run_text(&x, "flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep sse sse2 ssse3 sse4_1\n");
+	assert_string_equal(x.causes[0].id, "host.no_avx");
+	explain_release(&x);
+	run_text(&x, "flags\t\t: fpu vme sse sse2 ssse3 sse4_1 sse4_2 avx avx2 fma\n");
+	assert_int_equal(x.ncauses, 0);
+	explain_release(&x);
+
 	/* words that only look like statements */
 	run_text(&x, "import torch, torchvision\n"
 		     "RuntimeError: CUDA out of memory. (GPU 0; 10.76 GiB total capacity)\n"
@@ -292,8 +312,6 @@ codes_in_other_forms(void **state)
 		{"F0817 22:53:22.694056 24820 cudnn_conv_layer.cpp:32] Check failed: status == "
 		 "CUDNN_STATUS_SUCCESS (6 vs. 0)  CUDNN_STATUS_ARCH_MISMATCH", "hw.arch_too_old"},
 		{"cudnn error 14 in conv.cpp", "lib.cudnn_version_mismatch"},
-		{"numba.cuda.cudadrv.driver.LinkerError: [218] Call to cuLinkAddData results in "
-		 "CUDA_ERROR_INVALID_PTX", "driver.too_old"},
 		{"ptxas fatal   : Unsupported .version 7.0; current version is '6.4'", "lib.ptxas_missing"},
 		{"nvidia-docker | 2017/01/01 Error: unsupported CUDA version: driver 8.0 < image 9.0",
 		 "driver.too_old"},
