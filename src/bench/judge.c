@@ -236,6 +236,29 @@ bench_judge(const struct facts *f, const struct bench_result *r, int n, struct b
 					"wheel alone:\npip install nvidia-cublas-cu12");
 		}
 	}
+	/* host transfers through a link that trained below its maximum */
+	for (i = 0; i < n; i++) {
+		const struct gpu_facts *g = bench_gpu(f, &r[i]);
+		double cur, max;
+
+		if (r[i].state != BENCH_OK || strcmp(bench_tests[r[i].test].group, "memory") ||
+		    r[i].test == BENCH_D2D_KERNEL || r[i].test == BENCH_D2D_COPY || !g || !g->link_width_max ||
+		    findings_has(out, "hw.pcie_link_degraded"))
+			continue;
+		cur = lane_gbs(atof(g->link_speed_cur)) * g->link_width_cur;
+		max = lane_gbs(atof(g->link_speed_max)) * g->link_width_max;
+		if (cur > 0 && max > cur) {
+			struct finding *fd = findings_add(out, "hw.pcie_link_degraded", SEV_WARN,
+							  "The GPU's PCIe link runs at %.0f of its %.0f GB/s per direction "
+							  "(Gen %d x%d of Gen %d x%d): host transfers are limited by it",
+							  cur, max, pcie_gen(atof(g->link_speed_cur)), g->link_width_cur,
+							  pcie_gen(atof(g->link_speed_max)), g->link_width_max);
+			finding_evidence(fd, "%s measured %.1f GB/s", bench_tests[r[i].test].name, r[i].value);
+			finding_fix(fd, "Reseat the GPU in an x16 slot wired for the full width, check the riser and "
+					"the firmware's PCIe settings; an idle GPU lowers its link speed to save power, "
+					"so compare under load (nvidia-smi -q -d PCIE).");
+		}
+	}
 	if (pinned && pageable && pageable->value < 0.5 * pinned->value) {
 		struct finding *fd = findings_add(out, "perf.pageable_transfers", SEV_INFO,
 						  "Copies from pageable memory run at %.0f %% of pinned (%.1f against %.1f GB/s)",

@@ -307,6 +307,10 @@ result_line(FILE *out, const struct bench_result *x, const struct bench_judged *
 			share);
 	if (x->verified == 0)
 		fprintf(out, "                WRONG RESULTS: %s\n", x->verify);
+	/* NVML's software power cap: how a large GEMM runs, said, not judged */
+	if (x->nvml.reasons & 0x4ull)
+		fprintf(out, "                at the power limit (%d of %d W, SM clock down to %d MHz)\n",
+			x->nvml.power_max_mw / 1000, x->nvml.power_limit_mw / 1000, x->nvml.sm_clock_min);
 }
 
 int

@@ -130,6 +130,32 @@ what_does_not_raise(void **state)
 }
 
 static void
+degraded_link(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct bench_result r[2] = {ok(BENCH_H2D_PINNED, 13), ok(BENCH_D2D_COPY, 2100)};
+	struct bench_judged j[2];
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	f->gpus[0].link_width_cur = 4;
+	findings_init(&fs);
+	bench_judge(f, r, 2, j, &fs);
+	fd = find_id(&fs, "hw.pcie_link_degraded");
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->title, "(Gen 5 x4 of Gen 5 x16)"));
+	assert_true(fabs(j[0].peak - 4 * 3.938) < 1e-9);
+	findings_release(&fs);
+	/* without a host transfer test the link is not bench's to judge */
+	findings_init(&fs);
+	bench_judge(f, &r[1], 1, j, &fs);
+	assert_null(find_id(&fs, "hw.pcie_link_degraded"));
+	findings_release(&fs);
+	free(f);
+}
+
+static void
 cpu_and_missing_libraries(void **state)
 {
 	struct facts *f = healthy_h200();
@@ -166,6 +192,7 @@ main(void)
 		cmocka_unit_test(peaks_and_references),
 		cmocka_unit_test(findings_of_results),
 		cmocka_unit_test(what_does_not_raise),
+		cmocka_unit_test(degraded_link),
 		cmocka_unit_test(cpu_and_missing_libraries),
 	};
 
