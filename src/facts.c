@@ -153,3 +153,14 @@ child_state_parse(const char *s)
 			return i;
 	return -1;
 }
+
+const struct python_env_facts *
+facts_active_env(const struct facts *f)
+{
+	int i;
+
+	for (i = 0; i < f->npython; i++)
+		if (f->python[i].active)
+			return &f->python[i];
+	return f->npython ? &f->python[0] : NULL;
+}

@@ -436,6 +436,9 @@ void gpu_facts_init(struct gpu_facts *g);
 const struct env_var_facts *facts_env(const struct facts *f, const char *name);
 const char *facts_env_value(const struct facts *f, const char *name); /* NULL unless set */
 struct gpu_facts *facts_gpu_by_bus(struct facts *f, const char *bus_id);
+/* The active Python environment (VIRTUAL_ENV, CONDA_PREFIX, the first
+ * python3 on PATH), else the first one found; NULL when there is none. */
+const struct python_env_facts *facts_active_env(const struct facts *f);
 const struct devnode_facts *facts_devnode(const struct facts *f, const char *path);
 /* /proc/modules was read whole: a module it does not list is not loaded.
  * Otherwise only what it lists is known. */

@@ -44,3 +44,18 @@ fixture_prepare() {
 	fi
 	return 0
 }
+
+# jq_failing FILE EXPR...: the expressions that are not true on the JSON
+# document in FILE, one a line, into _pf_bad (empty: every one is true);
+# returns 1 when FILE holds no JSON.
+jq_failing() {
+	_pf_file=$1
+	shift
+	jq -e . "$_pf_file" > /dev/null 2>&1 || return 1
+	_pf_bad=""
+	for _pf_e in "$@"; do
+		jq -e "$_pf_e" "$_pf_file" > /dev/null 2>&1 || _pf_bad="$_pf_bad
+$_pf_e"
+	done
+	return 0
+}

@@ -75,24 +75,13 @@ trusted(const char *path)
 	return path[0] && realpath(path, real) && trust_path(real, getuid(), why, sizeof(why));
 }
 
-static const struct python_env_facts *
-active_env(const struct facts *f)
-{
-	int i;
-
-	for (i = 0; i < f->npython; i++)
-		if (f->python[i].active)
-			return &f->python[i];
-	return f->npython ? &f->python[0] : NULL;
-}
-
 void
 bench_find_libraries(const struct facts *f, struct bench_opts *o)
 {
 	static const char *const blas[] = {
 		"libopenblas.so.0", "libblis.so.4", "libmkl_rt.so.2", "libmkl_rt.so", "libblas.so.3", NULL,
 	};
-	const struct python_env_facts *e = active_env(f);
+	const struct python_env_facts *e = facts_active_env(f);
 	const struct ldcache *lc = ldcache_system();
 	const char *best = NULL, *best_v = "";
 	int i, j, k;

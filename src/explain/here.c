@@ -69,21 +69,10 @@ library_copies(struct explain_cause *c, const struct facts *f, const char *file)
 		explain_evidence(c, "this machine has no copy of lib%s at all", fam);
 }
 
-static const struct python_env_facts *
-active_env(const struct facts *f)
-{
-	int i;
-
-	for (i = 0; i < f->npython; i++)
-		if (f->python[i].active)
-			return &f->python[i];
-	return f->npython ? &f->python[0] : NULL;
-}
-
 static void
 framework_builds(struct explain_cause *c, const struct facts *f)
 {
-	const struct python_env_facts *e = active_env(f);
+	const struct python_env_facts *e = facts_active_env(f);
 	int i;
 
 	if (!e)
@@ -256,7 +245,7 @@ static void
 build_fix(struct explain_cause *c, const struct facts *f)
 {
 	static struct plan p;
-	const struct python_env_facts *e = active_env(f);
+	const struct python_env_facts *e = facts_active_env(f);
 	int pfw = cause_framework(c, e), i;
 	const struct framework_facts *fw = installed(e, pfw);
 	struct build_code code;

@@ -7,6 +7,7 @@
 # results, a crash, a hang (time limit and Ctrl-C), and the CPU test on
 # this machine's real BLAS. Prints "ok NAME" / "not ok NAME" lines.
 set -u
+. "$(dirname "$0")/../lib.sh"
 build=${1:?usage: bench_mocks.sh BUILD_DIR}
 case "$build" in /*) ;; *) build=$(pwd)/$build ;; esac
 bin=$build/gpudoctor
@@ -62,17 +63,10 @@ bench() {
 check() {
 	label=$1 name=$2
 	shift 2
-	if ! jq -e . "$work/$name.json" > /dev/null 2>&1; then
+	if ! jq_failing "$work/$name.json" "$@"; then
 		fail "$label" "not JSON: $(head -c 300 "$work/$name.err")"
-		return 0
-	fi
-	bad=""
-	for e in "$@"; do
-		jq -e "$e" "$work/$name.json" > /dev/null 2>&1 || bad="$bad
-$e"
-	done
-	if [ -n "$bad" ]; then
-		fail "$label" "false:$bad" "tests: $(jq -c '[.tests[] | {name, state, error}]' "$work/$name.json")"
+	elif [ -n "$_pf_bad" ]; then
+		fail "$label" "false:$_pf_bad" "tests: $(jq -c '[.tests[] | {name, state, error}]' "$work/$name.json")"
 	else
 		pass "$label"
 	fi

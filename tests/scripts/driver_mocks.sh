@@ -5,6 +5,7 @@
 # GPUDOCTOR_FAKE_SCENARIO, see tests/stubs/README.md), checked with jq.
 # Prints one "ok NAME" / "not ok NAME" line per check (run by tests/run.sh).
 set -u
+. "$(dirname "$0")/../lib.sh"
 build=${1:?usage: driver_mocks.sh BUILD_DIR}
 case "$build" in /*) ;; *) build=$(pwd)/$build ;; esac
 bin=$build/gpudoctor
@@ -65,17 +66,10 @@ doctor() {
 check() {
 	label=$1 name=$2
 	shift 2
-	if ! jq -e . "$work/$name.json" > /dev/null 2>&1; then
+	if ! jq_failing "$work/$name.json" "$@"; then
 		fail "$label" "not JSON: $(head -c 300 "$work/$name.err")"
-		return 0
-	fi
-	bad=""
-	for e in "$@"; do
-		jq -e "$e" "$work/$name.json" > /dev/null 2>&1 || bad="$bad
-$e"
-	done
-	if [ -n "$bad" ]; then
-		fail "$label" "false:$bad" "driver: $(jq -c '.driver | del(.libs)' "$work/$name.json")"
+	elif [ -n "$_pf_bad" ]; then
+		fail "$label" "false:$_pf_bad" "driver: $(jq -c '.driver | del(.libs)' "$work/$name.json")"
 	else
 		pass "$label"
 	fi
