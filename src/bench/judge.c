@@ -205,6 +205,15 @@ bench_judge(const struct facts *f, const struct bench_result *r, int n, struct b
 					"belongs to it (in a container, the NVIDIA Container Toolkit mounts it with "
 					"NVIDIA_DRIVER_CAPABILITIES=compute,utility). Programs that ship only PTX for "
 					"this GPU, and JIT compilers like Triton's, fail without it.");
+		} else if (x->cu_error == 218 && x->test == BENCH_D2D_KERNEL) {
+			/* bench's PTX is ISA 6.0 for sm_50, which every driver since
+			 * CUDA 9 compiles: a JIT that rejects it is not the driver's own */
+			fd = findings_add(out, "driver.version_mismatch", SEV_ERROR,
+					  "The driver's PTX compiler rejected PTX every driver accepts");
+			finding_evidence(fd, "%s", x->error);
+			finding_fix(fd, "Reinstall the driver so that libcuda.so.1 and libnvidia-ptxjitcompiler.so.1 "
+					"come from the same version (ls -l /usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.* "
+					"/usr/lib/x86_64-linux-gnu/libcuda.so.*).");
 		} else if (x->cu_error == 222) {
 			fd = findings_add(out, "driver.too_old", SEV_ERROR, "The driver is older than the PTX it was given");
 			finding_evidence(fd, "%s", x->error);

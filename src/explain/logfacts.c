@@ -455,6 +455,10 @@ read_name(const unsigned char *s, size_t len, size_t i, const char *const *stops
 {
 	size_t end = len, k, p;
 
+	if (i >= len) {
+		out[0] = '\0';
+		return;
+	}
 	for (k = 0; stops[k]; k++) {
 		p = find_ci(s, len, i, stops[k]);
 		if (p < end)

@@ -113,6 +113,13 @@ jit 222" --tests d2d_kernel
 check "bench: PTX too new for the driver (222) is driver.too_old" ptxnew \
 	'[.findings[] | select(.id == "driver.too_old")] | length == 1'
 
+mkroot badptx
+bench badptx "$DEVICE
+$NVML_GPU
+jit 218" --tests d2d_kernel
+check "bench: valid PTX rejected (218) points at a mixed driver" badptx \
+	'[.findings[] | select(.id == "driver.version_mismatch")] | length == 1'
+
 mkroot noalgo
 bench noalgo "$DEVICE
 $NVML_GPU
