@@ -3,6 +3,7 @@
  * child with a time limit (see bench.h).
  */
 #include "bench/bench.h"
+#include "base/clean.h"
 #include "base/str.h"
 #include "base/vers.h"
 #include "sys/child.h"
@@ -10,6 +11,7 @@
 #include "sys/root.h"
 #include "sys/trust.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +134,32 @@ bench_find_libraries(const struct facts *f, struct bench_opts *o)
 	}
 }
 
+bool
+bench_sym(void *lib, const char *libname, const char *name, void **fn, struct bench_result *r)
+{
+	*fn = dlsym(lib, name);
+	if (*fn)
+		return true;
+	str_fmt(r->error, sizeof(r->error), "%s has no %s", libname, name);
+	r->state = BENCH_FAILED;
+	return false;
+}
+
+/* Everything a child's answer holds as text came from vendor libraries
+ * (error strings, JIT logs, device names) or from the machine (paths): made
+ * safe for a terminal and for JSON once, here. */
+static void
+clean_result(struct bench_result *r)
+{
+	text_clean_str(r->error, sizeof(r->error));
+	text_clean_str(r->detail, sizeof(r->detail));
+	text_clean_str(r->verify, sizeof(r->verify));
+	text_clean_str(r->gpu_name, sizeof(r->gpu_name));
+	text_clean_str(r->bus_id, sizeof(r->bus_id));
+	text_clean_str(r->library, sizeof(r->library));
+	text_clean_str(r->library_version, sizeof(r->library_version));
+}
+
 /* ---- one test in a child --------------------------------------------- */
 
 struct job {
@@ -187,4 +215,5 @@ bench_run_test(const struct bench_opts *o, int test, struct bench_result *r)
 		}
 	}
 	r->ms = cr.ms;
+	clean_result(r);
 }

@@ -123,6 +123,10 @@ void bench_memory_test(const struct bench_opts *o, int test, struct bench_result
 void bench_gemm_test(const struct bench_opts *o, int test, struct bench_result *r);
 void bench_cpu_test(const struct bench_opts *o, struct bench_result *r);
 
+/* Look name up in lib (file libname) into *fn; false with r->error and
+ * r->state set when it is not there. */
+bool bench_sym(void *lib, const char *libname, const char *name, void **fn, struct bench_result *r);
+
 /* The median of v[0..n) (sorts v). */
 double bench_median(double *v, int n);
 

@@ -10,14 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SYM(field, name)                                                                   \
-	do {                                                                               \
-		*(void **)&c->field = dlsym(c->lib, name);                                 \
-		if (!c->field) {                                                           \
-			str_fmt(r->error, sizeof(r->error), "%s has no %s", o->libcuda, name); \
-			r->state = BENCH_FAILED;                                           \
-			return -1;                                                         \
-		}                                                                          \
+#define SYM(field, name)                                                       \
+	do {                                                                   \
+		if (!bench_sym(c->lib, o->libcuda, name, (void **)&c->field, r)) \
+			return -1;                                             \
 	} while (0)
 
 int

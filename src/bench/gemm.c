@@ -156,14 +156,10 @@ check(const struct cu *c, struct bench_result *r, const void *a, const void *b, 
 	str_fmt(r->verify, sizeof(r->verify), "%d elements checked against the CPU", CHECKS);
 }
 
-#define LTSYM(field, name)                                                                   \
-	do {                                                                                 \
-		*(void **)&lt->field = dlsym(h, name);                                       \
-		if (!lt->field) {                                                            \
-			str_fmt(r->error, sizeof(r->error), "%s has no %s", o->cublaslt, name); \
-			r->state = BENCH_FAILED;                                             \
-			return -1;                                                           \
-		}                                                                            \
+#define LTSYM(field, name)                                                     \
+	do {                                                                   \
+		if (!bench_sym(h, o->cublaslt, name, (void **)&lt->field, r))  \
+			return -1;                                             \
 	} while (0)
 
 static int

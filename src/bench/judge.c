@@ -10,6 +10,7 @@
  */
 #include "bench/judge.h"
 #include "base/str.h"
+#include "base/vers.h"
 #include "kb/kb.h"
 
 #include <stdio.h>
@@ -67,8 +68,7 @@ static void
 peak_of(const struct gpu_facts *g, const struct kb_gpu *kg, int test, struct bench_judged *j)
 {
 	double fp16 = kg && kg->fp16_tensor_tflops[0] ? atof(kg->fp16_tensor_tflops) : 0;
-	bool fp8 = g && g->compute_capability[0] && strcmp(g->compute_capability, "8.9") >= 0 &&
-		   strlen(g->compute_capability) == 3;
+	bool fp8 = g && g->compute_capability[0] && vers_cmp(g->compute_capability, "8.9") >= 0;
 
 	switch (test) {
 	case BENCH_D2D_KERNEL:

@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "bench/bench.h"
 #include "bench/judge.h"
+#include "base/clean.h"
 #include "base/str.h"
 #include "diag/finding.h"
 #include "diag/rule.h"
@@ -334,7 +335,7 @@ cmd_bench(int argc, char **argv)
 	struct findings fs;
 	struct facts *f;
 	const char *color = "auto", *nogpu, *root = NULL;
-	char why[256];
+	char why[256], show_lt[F_PATH], show_blas[F_PATH];
 	bool json = false, tty;
 	int c, i, n = 0, rc, secs;
 
@@ -415,6 +416,13 @@ cmd_bench(int argc, char **argv)
 	if (root)
 		o.tests &= ~(1u << BENCH_CPU_SGEMM); /* this machine's CPU is not the tree's */
 	tty = !json && isatty(STDOUT_FILENO);
+	/* the paths are loaded as they are; what is printed or put in JSON is
+	 * cleaned (the facts' text too: GPU names, bus ids) */
+	STR_COPY(show_lt, o.cublaslt);
+	STR_COPY(show_blas, o.blas);
+	text_clean_str(show_lt, sizeof(show_lt));
+	text_clean_str(show_blas, sizeof(show_blas));
+	facts_clean_text(f);
 	if (!json) {
 		if (nogpu)
 			printf("No GPU can be measured: %s. gpudoctor doctor says why and what to do.\n", nogpu);
@@ -424,9 +432,9 @@ cmd_bench(int argc, char **argv)
 				if (f->gpus[i].cuda_valid && f->gpus[i].cuda_index == o.gpu)
 					printf("  GPU: %s (CUDA device %d, %s)\n", f->gpus[i].name, o.gpu,
 					       f->gpus[i].pci_bus_id);
-			printf("  cuBLASLt: %s\n", o.cublaslt[0] ? o.cublaslt : "none found");
+			printf("  cuBLASLt: %s\n", show_lt[0] ? show_lt : "none found");
 		}
-		printf("  CPU BLAS: %s\n", o.blas[0] ? o.blas : "none found");
+		printf("  CPU BLAS: %s\n", show_blas[0] ? show_blas : "none found");
 	}
 	for (i = 0; i < BENCH_NTESTS; i++) {
 		if (!(o.tests & (1u << i)))
@@ -452,6 +460,8 @@ cmd_bench(int argc, char **argv)
 	findings_init(&fs);
 	bench_judge(f, r, n, j, &fs);
 	if (json) {
+		STR_COPY(o.cublaslt, show_lt);
+		STR_COPY(o.blas, show_blas);
 		rc = render_json_out(f, &o, r, j, n, &fs, nogpu);
 	} else {
 		const struct bench_result *cpu = result_of(r, n, BENCH_CPU_SGEMM);

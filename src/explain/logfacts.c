@@ -3,9 +3,11 @@
  * (see logfacts.h), read where the line matcher finds their anchors.
  */
 #include "explain/logfacts.h"
+#include "base/clean.h"
 #include "base/str.h"
 #include "base/vers.h"
 #include "kb/kb.h"
+#include "kb/kb_query.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -384,15 +386,16 @@ stated_value(struct logfacts *lf, const char *what, const char *v, unsigned long
 
 /* ---- GPUs ------------------------------------------------------------ */
 
-/* The compute capability of the GPU a name names (knowledge base). */
+/* The compute capability of the GPU a name names: the one GPU lookup of
+ * every command (kb_query.h), one model or nothing. */
 static bool
 kb_gpu_cc_by_name(const char *name, char *out, size_t size)
 {
-	const struct kb_gpu *g = kb_gpu_by_name(name);
+	struct kbq_gpu_match m;
 
-	if (!g || !g->compute_capability[0])
+	if (kbq_gpu_resolve(name, &m) != KBQ_GPU_FOUND || m.by_id || !m.gpu->compute_capability[0])
 		return false;
-	str_copy(out, size, g->compute_capability);
+	str_copy(out, size, m.gpu->compute_capability);
 	return true;
 }
 
@@ -464,10 +467,9 @@ read_name(const unsigned char *s, size_t len, size_t i, const char *const *stops
 		if (p < end)
 			end = p;
 	}
-	if (end - i >= size)
-		end = i + size - 1;
-	memcpy(out, s + i, end - i);
-	out[end - i] = '\0';
+	/* a name from a log reaches titles and the terminal: no escape
+	 * codes, no bytes that are not UTF-8 */
+	text_clean(s + i, end - i, out, size);
 	str_trim(out);
 }
 

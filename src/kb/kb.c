@@ -14,7 +14,6 @@
 #include "base/str.h"
 #include "base/vers.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -336,48 +335,6 @@ kb_gpu_by_id(unsigned device_id)
 			hi = mid;
 	}
 	return NULL;
-}
-
-/* A GPU's name as a program prints it, without "NVIDIA ", any case, '-'
- * read as ' ': how many bytes of name match row (the whole row), 0 none;
- * name may go on after a blank ("Tesla T4 (UUID: ...)" is not passed, but
- * "GeForce GTX 1060 6GB" matches "GeForce GTX 1060"). */
-static size_t
-gpu_name_match(const char *row, const char *name)
-{
-	const char *n0;
-	char a, b;
-
-	if (!strncasecmp(row, "nvidia ", 7))
-		row += 7;
-	if (!strncasecmp(name, "nvidia ", 7))
-		name += 7;
-	n0 = name;
-	for (; *row && *name; row++, name++) {
-		a = (char)tolower((unsigned char)*row);
-		b = (char)tolower((unsigned char)*name);
-		if ((a == '-' ? ' ' : a) != (b == '-' ? ' ' : b))
-			return 0;
-	}
-	if (*row || (*name && *name != ' ' && *name != '-'))
-		return 0;
-	return (size_t)(name - n0) + (*name ? 0 : 1);
-}
-
-const struct kb_gpu *
-kb_gpu_by_name(const char *name)
-{
-	size_t n, i, m, best_m = 0;
-	const struct kb_gpu *rows = kb_list_gpu_devices(&n), *best = NULL;
-
-	for (i = 0; name[0] && i < n; i++) {
-		m = gpu_name_match(rows[i].name, name);
-		if (m > best_m) {
-			best_m = m;
-			best = &rows[i];
-		}
-	}
-	return best;
 }
 
 const struct kb_bench_reference *

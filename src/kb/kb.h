@@ -285,10 +285,6 @@ int kb_driver_max_cuda(const char *driver_version, char *out, size_t size);
 const struct kb_gpu *kb_gpu_by_id(unsigned device_id);
 /* The reference figure of a GPU model for a bench test; NULL none. */
 const struct kb_bench_reference *kb_bench_reference(unsigned device_id, const char *test);
-/* The row a GPU's printed name names ("NVIDIA GeForce RTX 3090",
- * "Tesla P100-PCIE-16GB"): the whole name, else the longest row it begins
- * with; NULL none. */
-const struct kb_gpu *kb_gpu_by_name(const char *name);
 const struct kb_arch *kb_arch_by_cc(const char *compute_capability);
 
 /*

@@ -83,7 +83,7 @@ check "bench: every test on the mocks" healthy \
 	'[.tests[] | select(.value <= 0)] | length == 0' \
 	'.tests[] | select(.name == "d2d_kernel") | .value_read_write == 2 * .value' \
 	'.tests[] | select(.name == "gemm_bf16") | .detail | test("algorithm [0-9]+ of 4, workspace 32 MiB, cuBLASLt 13.1.0")' \
-	'.tests[] | select(.name == "gemm_fp32") | .nvml.samples >= 0' \
+	'.tests[] | select(.name == "gemm_fp32") | .nvml.samples >= 2 and .nvml.sm_clock_max_mhz == 1980' \
 	'.libraries.cublaslt | endswith("/usr/local/cuda-13.0/lib64/libcublasLt.so.13.1.0.3")' \
 	'[.mixed_precision[] | .precision] == ["tf32", "fp16", "bf16", "fp8"]' \
 	'[.findings[] | select(.severity == "error")] | length == 0'

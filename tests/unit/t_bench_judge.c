@@ -55,6 +55,15 @@ peaks_and_references(void **state)
 	assert_true(fabs(j[4].peak - 16 * 3.938) < 1e-9);
 	assert_non_null(strstr(j[4].peak_what, "PCIe 5.0 x16"));
 	findings_release(&fs);
+	/* compute capabilities compare as versions: 12.0 has FP8, 8.6 has not */
+	strcpy(f->gpus[0].compute_capability, "12.0");
+	findings_init(&fs);
+	bench_judge(f, &r[2], 1, j, &fs);
+	assert_true(fabs(j[0].peak - 1978) < 1e-9);
+	strcpy(f->gpus[0].compute_capability, "8.6");
+	bench_judge(f, &r[2], 1, j, &fs);
+	assert_true(j[0].peak == 0);
+	findings_release(&fs);
 	free(f);
 }
 

@@ -237,6 +237,13 @@ statement_forms(void **state)
 	assert_int_equal(x.ncauses, 0);
 	explain_release(&x);
 
+	/* a name from a log is cleaned before it reaches a title */
+	run_text(&x, "PyTorch version: 2.6.0+cu126\n"
+		     "name: Evil\033]0;title\007GPU\377, pci bus id: 0000:01:00.0, compute capability: 12.0)\n");
+	assert_string_equal(x.stated.gpus[0].name, "EvilGPU?");
+	assert_null(strchr(x.causes[0].title, '\033'));
+	explain_release(&x);
+
 	/* words that only look like statements */
 	run_text(&x, "import torch, torchvision\n"
 		     "RuntimeError: CUDA out of memory. (GPU 0; 10.76 GiB total capacity)\n"
