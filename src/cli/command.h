@@ -35,6 +35,8 @@ int cmd_compat(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

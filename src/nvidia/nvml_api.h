@@ -74,6 +74,40 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 #define NVML_VOLATILE_ECC 0
 #define NVML_AGGREGATE_ECC 1
 
+/* nvmlTemperatureThresholds_t */
+#define NVML_TEMPERATURE_THRESHOLD_SHUTDOWN 0
+#define NVML_TEMPERATURE_THRESHOLD_SLOWDOWN 1
+/* nvmlPcieUtilCounter_t */
+#define NVML_PCIE_UTIL_TX_BYTES 0
+#define NVML_PCIE_UTIL_RX_BYTES 1
+/* nvmlPageRetirementCause_t */
+#define NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS 0
+#define NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR 1
+/* MIG ids of a process when the GPU is not in MIG mode */
+#define NVML_NO_INSTANCE_ID 0xFFFFFFFFu
+
+/* nvmlClocksEventReasons (the deprecated nvmlClocksThrottleReasons have
+ * the same bits) */
+#define NVML_CLOCKS_EVENT_GPU_IDLE 0x1ULL
+#define NVML_CLOCKS_EVENT_APPLICATIONS_CLOCKS_SETTING 0x2ULL
+#define NVML_CLOCKS_EVENT_SW_POWER_CAP 0x4ULL
+#define NVML_CLOCKS_EVENT_HW_SLOWDOWN 0x8ULL
+#define NVML_CLOCKS_EVENT_SYNC_BOOST 0x10ULL
+#define NVML_CLOCKS_EVENT_SW_THERMAL 0x20ULL
+#define NVML_CLOCKS_EVENT_HW_THERMAL 0x40ULL
+#define NVML_CLOCKS_EVENT_HW_POWER_BRAKE 0x80ULL
+#define NVML_CLOCKS_EVENT_DISPLAY_CLOCK_SETTING 0x100ULL
+
+/* nvmlProcessUtilizationSample_t (nvmlDeviceGetProcessUtilization) */
+typedef struct {
+	unsigned int pid;
+	unsigned long long timeStamp;   /* microseconds, CPU clock */
+	unsigned int smUtil;
+	unsigned int memUtil;
+	unsigned int encUtil;
+	unsigned int decUtil;
+} nvmlProcessUtilizationSample_t;
+
 /* nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v2 and _v3 (the
  * unsuffixed v1 call fills an older, shorter layout: never used). */
 typedef struct {
@@ -151,5 +185,16 @@ typedef nvmlReturn_t (*nvmlDeviceGetTotalEccErrors_fn)(nvmlDevice_t dev, int err
 /* infos points at nvmlProcessInfo_t or nvmlProcessInfo_v1_t, by version */
 typedef nvmlReturn_t (*nvmlDeviceGetProcesses_fn)(nvmlDevice_t dev, unsigned int *count,
 	void *infos);
+
+typedef nvmlReturn_t (*nvmlDeviceGetTempThreshold_fn)(nvmlDevice_t dev, int threshold,
+	unsigned int *temp);
+typedef nvmlReturn_t (*nvmlDeviceGetPcieThroughput_fn)(nvmlDevice_t dev, int counter,
+	unsigned int *kib_per_s);
+typedef nvmlReturn_t (*nvmlDeviceGetRemappedRows_fn)(nvmlDevice_t dev, unsigned int *corrected,
+	unsigned int *uncorrected, unsigned int *pending, unsigned int *failure);
+typedef nvmlReturn_t (*nvmlDeviceGetRetiredPages_fn)(nvmlDevice_t dev, int cause,
+	unsigned int *count, unsigned long long *addresses);
+typedef nvmlReturn_t (*nvmlDeviceGetProcessUtilization_fn)(nvmlDevice_t dev,
+	nvmlProcessUtilizationSample_t *samples, unsigned int *count, unsigned long long last_seen);
 
 #endif

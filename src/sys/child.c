@@ -333,3 +333,14 @@ child_finish(struct child *c, void *buf, size_t size, struct child_result *r)
 	end_group(c, 200);
 	return -1;
 }
+
+void
+child_stop(struct child *c)
+{
+	if (c->pid <= 0)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	end_group(c, 100);
+}

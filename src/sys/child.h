@@ -52,6 +52,9 @@ int child_start(struct child *c, child_fn fn, void *arg, int timeout_ms);
  * exactly `size` bytes arrived) until then, EOF, or the deadline. Fills r;
  * returns 0 when a complete answer arrived, else -1. */
 int child_finish(struct child *c, void *buf, size_t size, struct child_result *r);
+/* End a child whose answer is a stream read from c->fd by the caller (a
+ * sampler): close the pipe, kill its process group and reap it. */
+void child_stop(struct child *c);
 /* Write all of data to fd, retrying on EINTR; for use inside a child. */
 int child_write(int fd, const void *data, size_t n);
 

@@ -11,9 +11,11 @@
 #include "fake_scenario.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FAKE_MAX_DEVS 16
@@ -26,14 +28,26 @@ enum { B_NORMAL, B_CRASH, B_HANG, B_ABORT };
  * UNSUPPORTED when absent or "-". */
 enum {
 	G_TOTAL, G_USED, G_TEMP, G_POWER, G_LIMIT, G_THROTTLE, G_PERSIST, G_CMODE, G_MIG,
-	G_UTIL, G_SM, G_SM_MAX, G_ECC, G_ECC_UNC, G_PCI_ID, G_NUM
+	G_UTIL, G_SM, G_SM_MAX, G_ECC, G_ECC_UNC, G_PCI_ID,
+	/* only through nvml_at lines (timelines for top and watch) */
+	G_LOST, G_FAN, G_MEM_UTIL, G_PCIE_GEN, G_PCIE_WIDTH, G_REMAP_FAILURE, G_ECC_COR, G_HANG, G_NUM
 };
+
+static const char *const at_keys[G_NUM] = {
+	"total", "used", "temp", "power", "limit", "throttle", "persistence", "compute_mode", "mig",
+	"util", "sm", "sm_max", "ecc", "ecc_unc", "pci_id",
+	"lost", "fan", "mem_util", "pcie_gen", "pcie_width", "remap_failure", "ecc_cor", "hang",
+};
+
+#define FAKE_MAX_AT 256
 
 struct nvmlDevice_st {
 	char bus_id[32];
 	char name[96];
 	char uuid[96];
 	long long v[G_NUM];
+	long step;                   /* the timeline's step: the number of the current */
+	long calls;                  /* call of nvmlDeviceGetUtilizationRates, from 0 */
 };
 
 struct fake_proc {
@@ -41,6 +55,15 @@ struct fake_proc {
 	unsigned pid;
 	unsigned long long used;
 	int graphics;
+	long from, until;            /* listed at steps from <= step < until */
+};
+
+/* nvml_at STEP|BUS_ID|key=value,...: from that step on */
+struct fake_at {
+	long step;
+	char bus_id[32];
+	int which;
+	long long value;
 };
 
 static struct {
@@ -56,7 +79,35 @@ static struct {
 	struct nvmlDevice_st devs[FAKE_MAX_DEVS];
 	int nprocs;
 	struct fake_proc procs[FAKE_MAX_PROCS];
+	int nat;
+	struct fake_at at[FAKE_MAX_AT];
 } S;
+
+static void
+parse_at(char **f, int n)
+{
+	char buf[512], *tok, *save = NULL;
+	long step = (long)fake_num(f, n, 0, 0);
+	int i;
+
+	if (n < 3)
+		return;
+	snprintf(buf, sizeof(buf), "%s", f[2]);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		if (!eq || S.nat >= FAKE_MAX_AT)
+			continue;
+		*eq = '\0';
+		for (i = 0; i < G_NUM; i++)
+			if (!strcmp(at_keys[i], tok)) {
+				struct fake_at *a = &S.at[S.nat++];
+				a->step = step;
+				snprintf(a->bus_id, sizeof(a->bus_id), "%s", f[1]);
+				a->which = i;
+				a->value = !strcmp(eq + 1, "-") ? UNSUPPORTED : strtoll(eq + 1, NULL, 0);
+			}
+	}
+}
 
 static void
 on_line(const char *key, char **f, int n, void *ctx)
@@ -93,6 +144,10 @@ on_line(const char *key, char **f, int n, void *ctx)
 		p->pid = (unsigned)fake_num(f, n, 1, 0);
 		p->used = used < 0 ? NVML_VALUE_NOT_AVAILABLE : (unsigned long long)used << 20;
 		p->graphics = n > 3 && !strcmp(f[3], "graphics");
+		p->from = (long)fake_num(f, n, 4, 0);
+		p->until = (long)fake_num(f, n, 5, -1);
+	} else if (!strcmp(key, "nvml_at")) {
+		parse_at(f, n);
 	}
 	(void)ctx;
 }
@@ -324,6 +379,24 @@ nvmlDeviceGetUUID(nvmlDevice_t h, char *out, unsigned int len)
 	return copy_str(h, "uuid", out, len);
 }
 
+/* A number of a device at its current step: the last nvml_at line for it
+ * at or before the step, else its nvml_gpu value. */
+static long long
+at_value(const struct nvmlDevice_st *d, int which)
+{
+	long long v = d->v[which];
+	long best = -1;
+	int i;
+
+	for (i = 0; i < S.nat; i++)
+		if (S.at[i].which == which && S.at[i].step <= d->step && S.at[i].step >= best &&
+		    !strcasecmp(S.at[i].bus_id, d->bus_id)) {
+			best = S.at[i].step;
+			v = S.at[i].value;
+		}
+	return v;
+}
+
 /* One number of a device; NOT_SUPPORTED when the scenario has none. */
 static nvmlReturn_t
 get(nvmlDevice_t h, int which, long long *v)
@@ -333,9 +406,11 @@ get(nvmlDevice_t h, int which, long long *v)
 	CHECK_DEV(h, d);
 	if (!v)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	if (d->v[which] == UNSUPPORTED)
+	if (at_value(d, G_LOST) > 0)
+		return NVML_ERROR_GPU_IS_LOST;
+	*v = at_value(d, which);
+	if (*v == UNSUPPORTED)
 		return NVML_ERROR_NOT_SUPPORTED;
-	*v = d->v[which];
 	return NVML_SUCCESS;
 }
 
@@ -456,8 +531,19 @@ nvmlDeviceGetUtilizationRates(nvmlDevice_t h, nvmlUtilization_t *u)
 	long long v;
 	nvmlReturn_t rc;
 
-	if ((rc = get(h, G_UTIL, &v)) == NVML_SUCCESS)
+	struct nvmlDevice_st *d = dev(h);
+
+	/* each call is one step of the device's timeline (a top/watch sample) */
+	if (d && S.initialised)
+		d->step = d->calls++;
+	if (d && at_value(d, G_HANG) > 0)
+		for (;;)
+			pause();
+	if ((rc = get(h, G_UTIL, &v)) == NVML_SUCCESS) {
 		u->gpu = u->memory = (unsigned)v;
+		if (d && at_value(d, G_MEM_UTIL) != UNSUPPORTED)
+			u->memory = (unsigned)at_value(d, G_MEM_UTIL);
+	}
 	return rc;
 }
 
@@ -504,9 +590,9 @@ nvmlDeviceGetTotalEccErrors(nvmlDevice_t h, int type, int counter, unsigned long
 	long long v;
 	nvmlReturn_t rc;
 
-	if (type != NVML_MEMORY_ERROR_TYPE_UNCORRECTED || counter != NVML_VOLATILE_ECC)
+	if (counter != NVML_VOLATILE_ECC)
 		return NVML_ERROR_NOT_SUPPORTED;
-	if ((rc = get(h, G_ECC_UNC, &v)) == NVML_SUCCESS)
+	if ((rc = get(h, type == NVML_MEMORY_ERROR_TYPE_UNCORRECTED ? G_ECC_UNC : G_ECC_COR, &v)) == NVML_SUCCESS)
 		*out = (unsigned long long)v;
 	return rc;
 }
@@ -524,9 +610,13 @@ procs(nvmlDevice_t h, unsigned int *count, void *infos, size_t stride, int graph
 	if (!count)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	cap = *count;
+	if (at_value(d, G_LOST) > 0)
+		return NVML_ERROR_GPU_IS_LOST;
 	for (i = 0; i < S.nprocs; i++) {
 		const struct fake_proc *p = &S.procs[i];
 		if (p->graphics != graphics || strcasecmp(p->bus_id, d->bus_id))
+			continue;
+		if (d->step < p->from || (p->until >= 0 && d->step >= p->until))
 			continue;
 		if (n < cap && infos) {
 			char *slot = (char *)infos + n * stride;
@@ -574,4 +664,115 @@ nvmlReturn_t
 nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t h, unsigned int *n, void *infos)
 {
 	return procs(h, n, infos, sizeof(nvmlProcessInfo_v1_t), 1);
+}
+
+/* ---- what top and watch read besides ------------------------------------------ */
+
+GET_UINT(nvmlDeviceGetFanSpeed, G_FAN)
+GET_UINT(nvmlDeviceGetCurrPcieLinkGeneration, G_PCIE_GEN)
+GET_UINT(nvmlDeviceGetCurrPcieLinkWidth, G_PCIE_WIDTH)
+
+nvmlReturn_t
+nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t h, unsigned int *out)
+{
+	long long v;
+	nvmlReturn_t rc = get(h, G_PCIE_GEN, &v);
+
+	if (rc == NVML_SUCCESS)
+		*out = 5;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t h, unsigned int *out)
+{
+	long long v;
+	nvmlReturn_t rc = get(h, G_PCIE_WIDTH, &v);
+
+	if (rc == NVML_SUCCESS)
+		*out = 16;
+	return rc;
+}
+
+/* P0 when busy, P8 when idle, as a datacenter GPU */
+nvmlReturn_t
+nvmlDeviceGetPerformanceState(nvmlDevice_t h, int *out)
+{
+	long long v;
+	nvmlReturn_t rc = get(h, G_UTIL, &v);
+
+	if (rc == NVML_SUCCESS)
+		*out = v > 0 ? 0 : 8;
+	return rc;
+}
+
+/* slowdown at 87 C, shutdown at 92 C (an H100/H200's) when the GPU reports a temperature */
+nvmlReturn_t
+nvmlDeviceGetTemperatureThreshold(nvmlDevice_t h, int threshold, unsigned int *out)
+{
+	long long v;
+	nvmlReturn_t rc = get(h, G_TEMP, &v);
+
+	if (rc == NVML_SUCCESS)
+		*out = threshold == NVML_TEMPERATURE_THRESHOLD_SHUTDOWN ? 92 : 87;
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetRemappedRows(nvmlDevice_t h, unsigned int *corr, unsigned int *unc, unsigned int *pending,
+			  unsigned int *failure)
+{
+	long long v;
+	nvmlReturn_t rc = get(h, G_REMAP_FAILURE, &v);
+
+	if (rc == NVML_SUCCESS) {
+		*corr = *unc = *pending = 0;
+		*failure = (unsigned)v;
+	}
+	return rc;
+}
+
+nvmlReturn_t
+nvmlDeviceGetPcieThroughput(nvmlDevice_t h, int counter, unsigned int *out)
+{
+	long long v;
+	nvmlReturn_t rc = get(h, G_PCIE_GEN, &v);
+
+	if (rc == NVML_SUCCESS)
+		*out = counter == NVML_PCIE_UTIL_TX_BYTES ? 1000 : 2000;
+	return rc;
+}
+
+/* One sample per listed compute process: the device's utilization, now. */
+nvmlReturn_t
+nvmlDeviceGetProcessUtilization(nvmlDevice_t h, nvmlProcessUtilizationSample_t *out, unsigned int *count,
+				unsigned long long last_seen)
+{
+	struct nvmlDevice_st *d;
+	unsigned cap, n = 0, i;
+	long long util = 0;
+	struct timespec ts;
+	nvmlReturn_t rc;
+
+	CHECK_DEV(h, d);
+	if ((rc = get(h, G_UTIL, &util)))
+		return rc;
+	cap = out ? *count : 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	for (i = 0; i < (unsigned)S.nprocs; i++) {
+		const struct fake_proc *p = &S.procs[i];
+		if (p->graphics || strcasecmp(p->bus_id, d->bus_id) || d->step < p->from ||
+		    (p->until >= 0 && d->step >= p->until))
+			continue;
+		if (n < cap) {
+			memset(&out[n], 0, sizeof(out[n]));
+			out[n].pid = p->pid;
+			out[n].timeStamp = (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000 + 1;
+			out[n].smUtil = (unsigned)util;
+		}
+		n++;
+	}
+	(void)last_seen;
+	*count = n;
+	return n > cap ? NVML_ERROR_INSUFFICIENT_SIZE : NVML_SUCCESS;
 }
