@@ -146,6 +146,7 @@ kb-check: $(BUILD)/tools/gen-kb
 bench: all $(BUILD)/tests/tools/maxrss
 	@sh bench/doctor.sh $(BUILD)/gpudoctor
 	@sh bench/explain.sh $(BUILD)/gpudoctor
+	@sh bench/top.sh $(BUILD)/gpudoctor
 
 format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h src/*.h)

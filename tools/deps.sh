@@ -1,14 +1,15 @@
 #!/bin/sh
 # tools/deps.sh - install the Debian packages gpudoctor needs, when missing.
-#   tools/deps.sh build   compiler, make, jansson (linked statically)
+#   tools/deps.sh build   compiler, make, jansson and ncurses (linked statically)
 #   tools/deps.sh test    the above plus cmocka (unit tests), jq, clang
 #                         with its libFuzzer runtime (the fuzz smoke run), and
-#                         OpenBLAS (bench's CPU test runs for real)
+#                         OpenBLAS (bench's CPU test runs for real), tmux
+#                         (top's screen is driven in it)
 # Uses apt-get as root or through sudo; otherwise prints the exact command.
 set -e
 what=${1:-build}
-pkgs="gcc make libc6-dev libjansson-dev"
-[ "$what" = test ] && pkgs="$pkgs libcmocka-dev jq clang libopenblas0"
+pkgs="gcc make libc6-dev libjansson-dev libncurses-dev"
+[ "$what" = test ] && pkgs="$pkgs libcmocka-dev jq clang libopenblas0 tmux"
 
 # install_missing PACKAGE...: those not installed yet
 install_missing() {

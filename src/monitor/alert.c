@@ -198,7 +198,7 @@ alert_parse(const char *text, struct alert_rule *r, char *err, size_t errsize)
 			str_fmt(err, errsize, "'%s': no number after the comparison", text);
 			return -1;
 		}
-		p = e;
+		p = skip_space(e);
 		if (*p == '%') {
 			if (r->what != W_MEM && r->what != W_POWER && kinds[k].unit[0] != '%') {
 				str_fmt(err, errsize, "'%s': %s cannot be a percentage", text, name);

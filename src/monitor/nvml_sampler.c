@@ -36,6 +36,7 @@ struct syms {
 	nvmlDeviceGetPciInfo_fn pci;
 	nvmlDeviceGetString_fn name, uuid;
 	nvmlDeviceGetMemoryInfo_fn memory;
+	nvmlDeviceGetMemoryInfo_v2_fn memory_v2;
 	nvmlDeviceGetUtilizationRates_fn util;
 	nvmlDeviceGetTemperature_fn temp;
 	nvmlDeviceGetTempThreshold_fn temp_threshold;
@@ -58,6 +59,12 @@ struct sampler {
 	struct syms s;
 	nvmlDevice_t dev[MON_MAX_GPUS];
 	unsigned long long last_seen[MON_MAX_GPUS];
+	unsigned unsupported[MON_MAX_GPUS];  /* bit per enum call: NOT_SUPPORTED once, never asked again */
+	struct {
+		uint32_t pid;
+		int sm;
+	} kept[MON_MAX_GPUS][64];            /* the last per-process SM % */
+	int nkept[MON_MAX_GPUS];
 	nvmlProcessUtilizationSample_t *util_buf;
 	unsigned util_cap;
 	struct mon_sample m;
@@ -82,6 +89,7 @@ resolve(void *h, struct syms *s)
 	SYM(h, s->name, "nvmlDeviceGetName");
 	SYM(h, s->uuid, "nvmlDeviceGetUUID");
 	SYM(h, s->memory, "nvmlDeviceGetMemoryInfo");
+	SYM(h, s->memory_v2, "nvmlDeviceGetMemoryInfo_v2");
 	SYM(h, s->util, "nvmlDeviceGetUtilizationRates");
 	SYM(h, s->temp, "nvmlDeviceGetTemperature");
 	SYM(h, s->temp_threshold, "nvmlDeviceGetTemperatureThreshold");
@@ -113,21 +121,64 @@ resolve(void *h, struct syms *s)
 	SYM(h, s->proc_util, "nvmlDeviceGetProcessUtilization");
 }
 
-/* An unsigned answer, or MON_NA; a lost GPU is remembered. */
+/* The calls made on every sample or every few seconds. One that answers
+ * NOT_SUPPORTED is not made again on that GPU: a GPU without a fan still
+ * costs 160 us per fan query on an H200. */
+enum call {
+	C_TEMP, C_POWER, C_LIMIT, C_FAN, C_PSTATE, C_SM_CLOCK, C_MEM_CLOCK, C_REASONS, C_COMPUTE, C_GRAPHICS,
+	C_PROC_UTIL,
+	C_ECC_CORRECTED, C_ECC_UNCORRECTED, C_REMAPPED, C_RETIRED, C_PCIE_GEN, C_PCIE_WIDTH,
+};
+
+static nvmlReturn_t
+remember(struct sampler *sp, int i, enum call c, nvmlReturn_t rc)
+{
+	if (rc == NVML_ERROR_NOT_SUPPORTED)
+		sp->unsupported[i] |= 1u << c;
+	else if (rc == NVML_ERROR_GPU_IS_LOST) {
+		sp->m.gpus[i].state = MON_GPU_LOST;
+		sp->m.gpus[i].error_rc = rc;
+	}
+	return rc;
+}
+
+/* Make call c on GPU i unless it is known unsupported; its answer. */
+#define ASK(sp, i, c, fn, ...)                                                                     \
+	(!(fn) || ((sp)->unsupported[i] >> (c)) & 1 ? NVML_ERROR_NOT_SUPPORTED                     \
+						     : remember((sp), (i), (c), (fn)(__VA_ARGS__)))
+
 static int
-ask_uint(struct mon_gpu *g, nvmlDeviceGetUint_fn fn, nvmlDevice_t d)
+ask_uint(struct sampler *sp, int i, enum call c, nvmlDeviceGetUint_fn fn)
 {
 	unsigned v = 0;
-	nvmlReturn_t rc;
 
-	if (!fn)
-		return MON_NA;
-	rc = fn(d, &v);
-	if (rc == NVML_ERROR_GPU_IS_LOST) {
-		g->state = MON_GPU_LOST;
-		g->error_rc = rc;
-	}
-	return rc == NVML_SUCCESS ? (int)v : MON_NA;
+	return ASK(sp, i, c, fn, sp->dev[i], &v) == NVML_SUCCESS ? (int)v : MON_NA;
+}
+
+/* A static value, asked once. */
+static int
+once_uint(nvmlDeviceGetUint_fn fn, nvmlDevice_t d)
+{
+	unsigned v = 0;
+
+	return fn && fn(d, &v) == NVML_SUCCESS ? (int)v : MON_NA;
+}
+
+/* Used memory as nvidia-smi shows it: without what the driver reserves
+ * (the _v2 call; the v1 call counts the reserve as used). */
+static int64_t
+used_mib(const struct syms *s, nvmlDevice_t d)
+{
+	nvmlMemory_v2_t m2;
+	nvmlMemory_t m;
+
+	memset(&m2, 0, sizeof(m2));
+	m2.version = NVML_MEMORY_V2_VERSION;
+	if (s->memory_v2 && s->memory_v2(d, &m2) == NVML_SUCCESS)
+		return (int64_t)(m2.used >> 20);
+	if (s->memory && s->memory(d, &m) == NVML_SUCCESS)
+		return (int64_t)(m.used >> 20);
+	return MON_NA;
 }
 
 static void
@@ -154,8 +205,8 @@ read_static(struct sampler *sp, int i)
 		s->temp_threshold(d, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, &v) == NVML_SUCCESS ? (int)v : MON_NA;
 	g->temp_shutdown = s->temp_threshold &&
 		s->temp_threshold(d, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, &v) == NVML_SUCCESS ? (int)v : MON_NA;
-	g->pcie_gen_max = ask_uint(g, s->pcie_gen_max, d);
-	g->pcie_width_max = ask_uint(g, s->pcie_width_max, d);
+	g->pcie_gen_max = once_uint(s->pcie_gen_max, d);
+	g->pcie_width_max = once_uint(s->pcie_width_max, d);
 	g->mig = s->mig && s->mig(d, &cur, &pend) == NVML_SUCCESS ? (int)cur : MON_NA;
 }
 
@@ -179,11 +230,11 @@ read_slow(struct sampler *sp, int i)
 	unsigned long long n = 0;
 	unsigned c = 0, u = 0, p = 0, f = 0, a = 0, b = 0;
 
-	g->ecc_corrected = s->ecc && s->ecc(d, NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC, &n) ==
-		NVML_SUCCESS ? (int64_t)n : MON_NA;
-	g->ecc_uncorrected = s->ecc && s->ecc(d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC, &n) ==
-		NVML_SUCCESS ? (int64_t)n : MON_NA;
-	if (s->remapped && s->remapped(d, &c, &u, &p, &f) == NVML_SUCCESS) {
+	g->ecc_corrected = ASK(sp, i, C_ECC_CORRECTED, s->ecc, d, NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC,
+			       &n) == NVML_SUCCESS ? (int64_t)n : MON_NA;
+	g->ecc_uncorrected = ASK(sp, i, C_ECC_UNCORRECTED, s->ecc, d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+				 NVML_VOLATILE_ECC, &n) == NVML_SUCCESS ? (int64_t)n : MON_NA;
+	if (ASK(sp, i, C_REMAPPED, s->remapped, d, &c, &u, &p, &f) == NVML_SUCCESS) {
 		g->remapped_corrected = c;
 		g->remapped_uncorrected = u;
 		g->remap_pending = (int)p;
@@ -193,14 +244,14 @@ read_slow(struct sampler *sp, int i)
 		g->remap_pending = g->remap_failure = MON_NA;
 	}
 	/* pages retired (before Ampere; remapped rows since): the counts only */
-	if (s->retired &&
-	    s->retired(d, NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS, &a, NULL) == NVML_SUCCESS &&
-	    s->retired(d, NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR, &b, NULL) == NVML_SUCCESS)
+	if (ASK(sp, i, C_RETIRED, s->retired, d, NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS, &a, NULL) ==
+		    NVML_SUCCESS &&
+	    ASK(sp, i, C_RETIRED, s->retired, d, NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR, &b, NULL) == NVML_SUCCESS)
 		g->retired_pages = (int64_t)a + b;
 	else
 		g->retired_pages = MON_NA;
-	g->pcie_gen = ask_uint(g, s->pcie_gen, d);
-	g->pcie_width = ask_uint(g, s->pcie_width, d);
+	g->pcie_gen = ask_uint(sp, i, C_PCIE_GEN, s->pcie_gen);
+	g->pcie_width = ask_uint(sp, i, C_PCIE_WIDTH, s->pcie_width);
 }
 
 static void
@@ -210,7 +261,9 @@ read_procs(struct sampler *sp, int i, procs_fn fn, int kind)
 	unsigned n = 64, k;
 	struct mon_sample *m = &sp->m;
 
-	if (!fn || fn(sp->dev[i], &n, infos) != NVML_SUCCESS)
+	if (!fn)
+		return;
+	if (remember(sp, i, kind == MON_PROC_GRAPHICS ? C_GRAPHICS : C_COMPUTE, fn(sp->dev[i], &n, infos)) != NVML_SUCCESS)
 		return;
 	for (k = 0; k < n && k < 64; k++) {
 		struct mon_proc *p;
@@ -251,11 +304,12 @@ read_proc_util(struct sampler *sp, int i, int first_proc)
 	int j;
 	nvmlReturn_t rc;
 
-	if (!sp->s.proc_util || sp->m.gpus[i].mig == 1 || first_proc == sp->m.nprocs)
+	if (!sp->s.proc_util || sp->m.gpus[i].mig == 1 || first_proc == sp->m.nprocs ||
+	    sp->unsupported[i] >> C_PROC_UTIL & 1)
 		return;
 	if (!sp->last_seen[i])
 		sp->last_seen[i] = now_us() - 2000000ULL;
-	rc = sp->s.proc_util(sp->dev[i], NULL, &n, sp->last_seen[i]);
+	rc = remember(sp, i, C_PROC_UTIL, sp->s.proc_util(sp->dev[i], NULL, &n, sp->last_seen[i]));
 	if (rc != NVML_ERROR_INSUFFICIENT_SIZE && rc != NVML_SUCCESS)
 		return;
 	if (!n)
@@ -282,20 +336,41 @@ read_proc_util(struct sampler *sp, int i, int first_proc)
 			if (sp->m.procs[j].pid == u->pid && (int)u->smUtil > sp->m.procs[j].sm_util)
 				sp->m.procs[j].sm_util = (int)u->smUtil;
 	}
-	for (j = first_proc; j < sp->m.nprocs; j++)
+	sp->nkept[i] = 0;
+	for (j = first_proc; j < sp->m.nprocs; j++) {
 		if (sp->m.procs[j].sm_util == MON_NA)
 			sp->m.procs[j].sm_util = 0;
+		if (sp->nkept[i] < 64) {
+			sp->kept[i][sp->nkept[i]].pid = sp->m.procs[j].pid;
+			sp->kept[i][sp->nkept[i]++].sm = sp->m.procs[j].sm_util;
+		}
+	}
 	sp->last_seen[i] = newest;
 }
 
+/* Between those reads: each process's last figure (0 for a new one). */
 static void
-read_fast(struct sampler *sp, int i)
+keep_proc_util(struct sampler *sp, int i, int first_proc)
+{
+	int j, k;
+
+	if (!sp->s.proc_util || sp->m.gpus[i].mig == 1)
+		return;
+	for (j = first_proc; j < sp->m.nprocs; j++) {
+		sp->m.procs[j].sm_util = 0;
+		for (k = 0; k < sp->nkept[i]; k++)
+			if (sp->kept[i][k].pid == sp->m.procs[j].pid)
+				sp->m.procs[j].sm_util = sp->kept[i][k].sm;
+	}
+}
+
+static void
+read_fast(struct sampler *sp, int i, bool slow)
 {
 	const struct syms *s = &sp->s;
 	struct mon_gpu *g = &sp->m.gpus[i];
 	nvmlDevice_t d = sp->dev[i];
 	nvmlUtilization_t u;
-	nvmlMemory_t mem;
 	unsigned long long bits = 0;
 	unsigned v = 0;
 	int e = 0, first = sp->m.nprocs;
@@ -309,20 +384,27 @@ read_fast(struct sampler *sp, int i)
 	}
 	g->util_gpu = rc == NVML_SUCCESS ? (int)u.gpu : MON_NA;
 	g->util_mem = rc == NVML_SUCCESS ? (int)u.memory : MON_NA;
-	g->mem_used_mib = s->memory && s->memory(d, &mem) == NVML_SUCCESS ? (int64_t)(mem.used >> 20) : MON_NA;
-	g->temp = s->temp && s->temp(d, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS ? (int)v : MON_NA;
-	g->power_mw = ask_uint(g, s->power, d);
-	g->power_limit_mw = ask_uint(g, s->power_limit, d);
-	g->fan = ask_uint(g, s->fan, d);
-	g->pstate = s->pstate && s->pstate(d, &e) == NVML_SUCCESS && e >= 0 && e < 32 ? e : MON_NA;
-	g->sm_clock = s->clock && s->clock(d, NVML_CLOCK_SM, &v) == NVML_SUCCESS ? (int)v : MON_NA;
-	g->mem_clock = s->clock && s->clock(d, NVML_CLOCK_MEM, &v) == NVML_SUCCESS ? (int)v : MON_NA;
-	g->reasons = s->reasons && s->reasons(d, &bits) == NVML_SUCCESS ? (int64_t)(bits & 0xffffffffffffULL) : MON_NA;
+	g->mem_used_mib = used_mib(s, d);
+	g->temp = ASK(sp, i, C_TEMP, s->temp, d, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS ? (int)v : MON_NA;
+	g->power_mw = ask_uint(sp, i, C_POWER, s->power);
+	g->power_limit_mw = ask_uint(sp, i, C_LIMIT, s->power_limit);
+	g->fan = ask_uint(sp, i, C_FAN, s->fan);
+	g->pstate = ASK(sp, i, C_PSTATE, s->pstate, d, &e) == NVML_SUCCESS && e >= 0 && e < 32 ? e : MON_NA;
+	g->sm_clock = ASK(sp, i, C_SM_CLOCK, s->clock, d, NVML_CLOCK_SM, &v) == NVML_SUCCESS ? (int)v : MON_NA;
+	g->mem_clock = ASK(sp, i, C_MEM_CLOCK, s->clock, d, NVML_CLOCK_MEM, &v) == NVML_SUCCESS ? (int)v : MON_NA;
+	g->reasons = ASK(sp, i, C_REASONS, s->reasons, d, &bits) == NVML_SUCCESS ? (int64_t)(bits & 0xffffffffffffULL)
+										  : MON_NA;
 	if (g->state == MON_GPU_LOST)
 		return;
 	read_procs(sp, i, s->compute, MON_PROC_COMPUTE);
-	read_procs(sp, i, s->graphics, MON_PROC_GRAPHICS);
-	read_proc_util(sp, i, first);
+	if (!(sp->unsupported[i] >> C_GRAPHICS & 1))
+		read_procs(sp, i, s->graphics, MON_PROC_GRAPHICS);
+	/* per-process SM %: 2.4 ms of CPU per call on an H200, so with the
+	 * slow cadence; the values are kept between */
+	if (slow)
+		read_proc_util(sp, i, first);
+	else
+		keep_proc_util(sp, i, first);
 }
 
 /* The blocking calls, on their own thread every pcie_ms. */
@@ -507,8 +589,9 @@ mon_sampler_child(void *arg, int fd)
 			struct mon_gpu *g = &sp->m.gpus[i];
 			if (g->state != MON_GPU_OK)
 				continue;
-			read_fast(sp, i);
-			if (g->state == MON_GPU_OK && o->slow_every > 0 && k % o->slow_every == 0)
+			bool slow = o->slow_every > 0 && k % o->slow_every == 0;
+			read_fast(sp, i, slow);
+			if (g->state == MON_GPU_OK && slow)
 				read_slow(sp, i);
 			if (g->state == MON_GPU_LOST)
 				atomic_store(&sp->lost[i], true);

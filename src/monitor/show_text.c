@@ -158,9 +158,9 @@ mon_text_lines(FILE *out, const struct mon_session *s, bool header)
 
 	if (header)
 		fprintf(out, "# %-19s %3s %5s %5s %9s %5s %6s %6s %s\n"
-			     "# %-19s %3s %5s %5s %9s %5s %6s %6s %s\n",
+			     "# %-19s %3s %5s %5s %9s %5s %6s %6s\n",
 			"time", "gpu", "util", "mutil", "mem", "temp", "power", "sm", "clock events",
-			"", "idx", "%", "%", "MiB", "C", "W", "MHz", "");
+			"", "idx", "%", "%", "MiB", "C", "W", "MHz");
 	local_time(m->wall, when, sizeof(when));
 	for (i = 0; i < m->ngpus; i++) {
 		const struct mon_gpu *g = &m->gpus[i];
