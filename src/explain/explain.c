@@ -7,7 +7,8 @@
  * given one spelling (lognorm.h) and scanned again. Only a line that
  * holds an anchor is cleaned and put to the pattern's regular expression.
  * When several patterns match a line, a row of the table before a status
- * code's (codes.h), then the one with the longest anchor: it is the most
+ * code's (codes.h), then the one with the longest anchor (then the
+ * longer expression): it is the most
  * specific. A line with a GPU word and an error word that no pattern
  * explains is kept as rt.unknown.
  */
@@ -546,7 +547,7 @@ void
 explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned long line)
 {
 	struct acm_hit hits[MAX_HITS];
-	size_t n, i, best = SIZE_MAX, best_len = 0, first_end = 0, off;
+	size_t n, i, best = SIZE_MAX, best_len = 0, best_rlen = 0, first_end = 0, off;
 	regmatch_t m[MAX_GROUPS], best_m[MAX_GROUPS];
 	size_t best_groups = 0;
 	bool gpu = false, error = false, anchor = false, stated = false;
@@ -631,16 +632,19 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	}
 	for (i = 0; anchor && i < n; i++) {
 		unsigned id = hits[i].id;
-		size_t alen;
+		size_t alen, rlen;
 
 		if (id & KW_ANY)
 			continue;
 		alen = strlen(x->pats[id].anchor);
 		/* a row of the table beats a status code's row (codes.h);
-		 * among either, the longest anchor, then the first row */
+		 * among either, the longest anchor, then the longer (more
+		 * specific) expression, then the first row */
+		rlen = strlen(x->pats[id].regex);
 		if (best != SIZE_MAX && (is_code(x, id) > is_code(x, best) ||
 					 (is_code(x, id) == is_code(x, best) &&
-					  (alen < best_len || (alen == best_len && id > best)))))
+					  (alen < best_len ||
+					   (alen == best_len && (rlen < best_rlen || (rlen == best_rlen && id > best)))))))
 			continue;
 		if (x->pats[id].regex[0]) {
 			size_t ng;
@@ -661,6 +665,7 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		}
 		best = id;
 		best_len = alen;
+		best_rlen = rlen;
 	}
 	if (best != SIZE_MAX) {
 		record(x, best, x->line, best_groups ? best_m : NULL, best_groups, line,

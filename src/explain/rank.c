@@ -50,6 +50,9 @@ static const struct {
 	 {"driver.libcuda_missing", "driver.init_failed", "driver.no_visible_device",
 	  "kmod.device_nodes_missing"}},
 	{"rt.xid_error", {"driver.init_failed", "rt.kernel_fault", "kmod.nvidia_not_loaded"}},
+	/* PTX from a toolkit newer than the driver's JIT: the driver is "too
+	 * old" for it, and ptxas's message is the same fact */
+	{"lib.toolkit_newer_than_driver", {"driver.too_old", "lib.ptxas_missing"}},
 };
 
 void
@@ -562,6 +565,78 @@ visible_devices_context(struct explain *x)
 	}
 }
 
+/* The lowest compute capability an official build of framework carries
+ * code for (build_targets.tsv), as x10; 0 when the table has none. */
+static int
+lowest_official_cc(const char *framework)
+{
+	size_t n, i;
+	const struct kb_build_target *t = kb_list_build_targets(&n);
+	int best = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *p = t[i].sass;
+		if (strcmp(t[i].framework, framework))
+			continue;
+		while (*p) {
+			char *end;
+			double v = strtod(p, &end);
+			if (end == p)
+				break;
+			if (v > 0 && (!best || (int)(v * 10 + 0.5) < best))
+				best = (int)(v * 10 + 0.5);
+			p = end;
+			while (*p == ' ')
+				p++;
+		}
+	}
+	return best;
+}
+
+static const char *
+capture(const struct explain_cause *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncaps; i++)
+		if (!strcmp(c->caps[i].name, name) && c->caps[i].nvalues)
+			return c->caps[i].values[0];
+	return NULL;
+}
+
+/*
+ * TensorFlow's "The minimum required Cuda capability is X" is the minimum
+ * of the build that runs, not of TensorFlow: when an official build has
+ * code for the GPU's compute capability, the GPU is not too old, this
+ * build (a community wheel, a source build, a newer release) left it out.
+ */
+static void
+build_minimum_context(struct explain *x)
+{
+	int lowest = lowest_official_cc("tensorflow");
+	size_t i;
+
+	for (i = 0; lowest && i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		const char *cc = capture(c, "cc"), *min = capture(c, "expected");
+		if (strcmp(c->id, "hw.arch_too_old") || !c->pattern || strcmp(c->pattern->framework, "tensorflow") ||
+		    !cc || !min || (int)(strtod(cc, NULL) * 10 + 0.5) < lowest)
+			continue;
+		recast(c, "fw.arch_not_in_build",
+		       xasprintf("This TensorFlow build starts at compute capability %s; the GPU's %s "
+				 "is left out", min, cc),
+		       "The minimum TensorFlow prints is that of the build installed. Official "
+		       "TensorFlow builds carry code for this GPU's compute capability, so the GPU is "
+		       "not too old: this build (a community or source build, or a release that "
+		       "raised its minimum) did not include it.",
+		       "gpudoctor plan tensorflow\nInstall an official TensorFlow build that includes "
+		       "the GPU's compute capability (gpudoctor compat tensorflow VERSION lists each "
+		       "release's), or build TensorFlow with TF_CUDA_COMPUTE_CAPABILITIES including it");
+		explain_evidence(c, "official TensorFlow builds carry code from compute capability %d.%d",
+				 lowest / 10, lowest % 10);
+	}
+}
+
 /*
  * A log that starts a container with `docker run` (or podman) without
  * --gpus or the nvidia runtime, then misses the GPU inside it: the
@@ -626,6 +701,7 @@ explain_finish(struct explain *x)
 		version_pair(&x->causes[i]);
 	}
 	wsl_context(x);
+	build_minimum_context(x);
 	visible_devices_context(x);
 	container_context(x);
 	if (x->ncauses)
