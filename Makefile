@@ -33,7 +33,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 CFLAGS += -DGPUDOCTOR_VERSION='"$(VERSION)"'
 
 # Third-party libraries are linked statically: the binary needs only glibc.
-LIBS := -l:libjansson.a -l:libncursesw.a -l:libtinfo.a -ldl -lpthread -lm
+LIBS := -l:libjansson.a -l:libncursesw.a -l:libtinfo.a -l:libmicrohttpd.a -ldl -lpthread -lm
 
 SRCS := $(sort $(shell find src -name '*.c'))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))

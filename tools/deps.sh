@@ -8,8 +8,8 @@
 # Uses apt-get as root or through sudo; otherwise prints the exact command.
 set -e
 what=${1:-build}
-pkgs="gcc make libc6-dev libjansson-dev libncurses-dev"
-[ "$what" = test ] && pkgs="$pkgs libcmocka-dev jq clang libopenblas0 tmux"
+pkgs="gcc make libc6-dev libjansson-dev libncurses-dev libmicrohttpd-dev libgnutls28-dev"
+[ "$what" = test ] && pkgs="$pkgs libcmocka-dev jq clang libopenblas0 tmux curl prometheus"
 
 # install_missing PACKAGE...: those not installed yet
 install_missing() {

@@ -9,9 +9,15 @@
 #include "facts.h"
 #include "probe/probe.h"
 #include "render/facts_json.h"
+#include "base/str.h"
 #include "sys/root.h"
+#include "sys/trust.h"
 
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 int
@@ -51,5 +57,49 @@ cli_facts(const char *from, const char *root, const struct probe_opts *po, struc
 		return 0;
 	}
 	probe_all(f, po);
+	return 0;
+}
+
+/* The NVML of a fixture tree: the copy its loader would pick, a real ELF
+ * object not writable by others. */
+int
+cli_fixture_nvml(const char *cmd, const char *root, char *out, size_t size)
+{
+	struct probe_opts po = {.timeout_ms = 5000, .no_driver_calls = true};
+	struct facts *f = malloc(sizeof(*f));
+	char path[PATH_MAX], real[PATH_MAX], why[256];
+	struct stat st;
+	int i, pick = -1;
+
+	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "gpudoctor %s: --root '%s' is not a directory\n", cmd, root);
+		free(f);
+		return -1;
+	}
+	if (!f)
+		return -1;
+	root_set(root);
+	facts_init(f);
+	probe_driverlibs(f, &po);
+	for (i = 0; i < f->driver.nlibs && i < MAX_DRIVER_LIBS; i++) {
+		const struct driver_lib_facts *d = &f->driver.libs[i];
+		if (strcmp(d->name, "libnvidia-ml") || d->is_stub || !d->is_elf)
+			continue;
+		if (pick < 0 || d->loader_pick)
+			pick = i;
+	}
+	if (pick < 0) {
+		fprintf(stderr, "gpudoctor %s: no loadable libnvidia-ml in '%s'\n", cmd, root);
+		free(f);
+		return -1;
+	}
+	root_path(f->driver.libs[pick].real_path[0] ? f->driver.libs[pick].real_path : f->driver.libs[pick].path, path,
+		  sizeof(path));
+	free(f);
+	if (!realpath(path, real) || !trust_path(real, getuid(), why, sizeof(why))) {
+		fprintf(stderr, "gpudoctor %s: not loading '%s': %s\n", cmd, path, realpath(path, real) ? why : "missing");
+		return -1;
+	}
+	str_copy(out, size, real);
 	return 0;
 }

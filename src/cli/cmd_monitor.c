@@ -121,50 +121,6 @@ parse_seconds(const char *cmd, const char *opt, const char *arg, double min, dou
 	return 0;
 }
 
-/* The NVML of a fixture tree: the copy its loader would pick, a real ELF
- * object not writable by others. */
-static int
-fixture_nvml(const char *cmd, const char *root, char *out, size_t size)
-{
-	struct probe_opts po = {.timeout_ms = 5000, .no_driver_calls = true};
-	struct facts *f = malloc(sizeof(*f));
-	char path[PATH_MAX], real[PATH_MAX], why[256];
-	struct stat st;
-	int i, pick = -1;
-
-	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "gpudoctor %s: --root '%s' is not a directory\n", cmd, root);
-		free(f);
-		return -1;
-	}
-	if (!f)
-		return -1;
-	root_set(root);
-	facts_init(f);
-	probe_driverlibs(f, &po);
-	for (i = 0; i < f->driver.nlibs && i < MAX_DRIVER_LIBS; i++) {
-		const struct driver_lib_facts *d = &f->driver.libs[i];
-		if (strcmp(d->name, "libnvidia-ml") || d->is_stub || !d->is_elf)
-			continue;
-		if (pick < 0 || d->loader_pick)
-			pick = i;
-	}
-	if (pick < 0) {
-		fprintf(stderr, "gpudoctor %s: no loadable libnvidia-ml in '%s'\n", cmd, root);
-		free(f);
-		return -1;
-	}
-	root_path(f->driver.libs[pick].real_path[0] ? f->driver.libs[pick].real_path : f->driver.libs[pick].path, path,
-		  sizeof(path));
-	free(f);
-	if (!realpath(path, real) || !trust_path(real, getuid(), why, sizeof(why))) {
-		fprintf(stderr, "gpudoctor %s: not loading '%s': %s\n", cmd, path, realpath(path, real) ? why : "missing");
-		return -1;
-	}
-	str_copy(out, size, real);
-	return 0;
-}
-
 /* Why sampling cannot start, in words a user can act on. */
 static void
 explain_failure(const char *cmd, const struct mon_session *s)
@@ -335,7 +291,7 @@ run(const char *cmd, bool is_top, int argc, char **argv)
 			cmd);
 		return EXIT_TOOL_FAILED;
 	}
-	if (root && fixture_nvml(cmd, root, o.sampler.nvml, sizeof(o.sampler.nvml)) < 0)
+	if (root && cli_fixture_nvml(cmd, root, o.sampler.nvml, sizeof(o.sampler.nvml)) < 0)
 		return EXIT_TOOL_FAILED;
 	if (once) {
 		o.count = 1;

@@ -20,6 +20,8 @@ const struct command commands[] = {
 	 .summary = "a live view of every GPU and the processes on it (stale ones marked)"},
 	{.name = "watch", .fn = cmd_watch,
 	 .summary = "alert rules on live GPU samples: run a command when one fires"},
+	{.name = "serve", .fn = cmd_serve,
+	 .summary = "a Prometheus exporter: GPU metrics under dcgm-exporter's names, findings"},
 	{.name = "help", .fn = cmd_help, .summary = "show help for gpudoctor or a command"},
 	{.name = "version", .fn = cmd_version, .summary = "print the version"},
 	{.name = NULL, .fn = NULL, .summary = NULL},

@@ -9,6 +9,7 @@
 #ifndef GPUDOCTOR_COMMAND_H
 #define GPUDOCTOR_COMMAND_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 enum exit_code {
@@ -37,6 +38,7 @@ int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
@@ -47,6 +49,12 @@ struct probe_opts;
  * file) when given, else those probed under `root` (NULL: this machine).
  * 0, or -1 after a message on stderr. */
 int cli_facts(const char *from, const char *root, const struct probe_opts *po, struct facts *f);
+
+/* cli_facts.c: the libnvidia-ml of fixture tree root that top, watch and
+ * serve sample (--root --load-root): the copy its loader would pick, a
+ * real ELF object that others cannot write, as a path in out. 0, or -1
+ * after a message on stderr naming cmd. */
+int cli_fixture_nvml(const char *cmd, const char *root, char *out, size_t size);
 
 /* cli_opt.c: getopt_long returned ':' (value missing) or '?' (unknown
  * option) for `command`: say which, and where the options are. */

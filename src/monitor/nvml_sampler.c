@@ -41,7 +41,7 @@ struct syms {
 	nvmlDeviceGetTemperature_fn temp;
 	nvmlDeviceGetTempThreshold_fn temp_threshold;
 	nvmlDeviceGetUint_fn power, power_limit, fan, pcie_gen, pcie_width, pcie_gen_max,
-		pcie_width_max;
+		pcie_width_max, minor;
 	nvmlDeviceGetEnum_fn pstate;
 	nvmlDeviceGetClock_fn clock, clock_max;
 	nvmlDeviceGetU64_fn reasons, energy;
@@ -112,6 +112,7 @@ resolve(void *h, struct syms *s)
 	SYM(h, s->pcie_width, "nvmlDeviceGetCurrPcieLinkWidth");
 	SYM(h, s->pcie_gen_max, "nvmlDeviceGetMaxPcieLinkGeneration");
 	SYM(h, s->pcie_width_max, "nvmlDeviceGetMaxPcieLinkWidth");
+	SYM(h, s->minor, "nvmlDeviceGetMinorNumber");
 	SYM(h, s->compute, "nvmlDeviceGetComputeRunningProcesses_v3");
 	if (!s->compute)
 		SYM(h, s->compute, "nvmlDeviceGetComputeRunningProcesses_v2");
@@ -164,21 +165,25 @@ once_uint(nvmlDeviceGetUint_fn fn, nvmlDevice_t d)
 	return fn && fn(d, &v) == NVML_SUCCESS ? (int)v : MON_NA;
 }
 
-/* Used memory as nvidia-smi shows it: without what the driver reserves
+/* Memory as nvidia-smi shows it: used without what the driver reserves
  * (the _v2 call; the v1 call counts the reserve as used). */
-static int64_t
-used_mib(const struct syms *s, nvmlDevice_t d)
+static void
+read_memory(const struct syms *s, nvmlDevice_t d, struct mon_gpu *g)
 {
 	nvmlMemory_v2_t m2;
 	nvmlMemory_t m;
 
 	memset(&m2, 0, sizeof(m2));
 	m2.version = NVML_MEMORY_V2_VERSION;
-	if (s->memory_v2 && s->memory_v2(d, &m2) == NVML_SUCCESS)
-		return (int64_t)(m2.used >> 20);
-	if (s->memory && s->memory(d, &m) == NVML_SUCCESS)
-		return (int64_t)(m.used >> 20);
-	return MON_NA;
+	g->mem_used_mib = g->mem_free_mib = g->mem_reserved_mib = MON_NA;
+	if (s->memory_v2 && s->memory_v2(d, &m2) == NVML_SUCCESS) {
+		g->mem_used_mib = (int64_t)(m2.used >> 20);
+		g->mem_free_mib = (int64_t)(m2.free >> 20);
+		g->mem_reserved_mib = (int64_t)(m2.reserved >> 20);
+	} else if (s->memory && s->memory(d, &m) == NVML_SUCCESS) {
+		g->mem_used_mib = (int64_t)(m.used >> 20);
+		g->mem_free_mib = (int64_t)(m.free >> 20);
+	}
 }
 
 static void
@@ -207,6 +212,7 @@ read_static(struct sampler *sp, int i)
 		s->temp_threshold(d, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, &v) == NVML_SUCCESS ? (int)v : MON_NA;
 	g->pcie_gen_max = once_uint(s->pcie_gen_max, d);
 	g->pcie_width_max = once_uint(s->pcie_width_max, d);
+	g->minor = once_uint(s->minor, d);
 	g->mig = s->mig && s->mig(d, &cur, &pend) == NVML_SUCCESS ? (int)cur : MON_NA;
 }
 
@@ -384,7 +390,7 @@ read_fast(struct sampler *sp, int i, bool slow)
 	}
 	g->util_gpu = rc == NVML_SUCCESS ? (int)u.gpu : MON_NA;
 	g->util_mem = rc == NVML_SUCCESS ? (int)u.memory : MON_NA;
-	g->mem_used_mib = used_mib(s, d);
+	read_memory(s, d, g);
 	g->temp = ASK(sp, i, C_TEMP, s->temp, d, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS ? (int)v : MON_NA;
 	g->power_mw = ask_uint(sp, i, C_POWER, s->power);
 	g->power_limit_mw = ask_uint(sp, i, C_LIMIT, s->power_limit);

@@ -29,6 +29,7 @@ struct mon_gpu {
 	char name[96];
 	char uuid[96];
 	char bus_id[32];             /* NVML's "00000000:06:00.0" */
+	int minor;                   /* /dev/nvidiaN; MON_NA unknown */
 	int64_t mem_total_mib;
 	int sm_clock_max, mem_clock_max;
 	int temp_slowdown, temp_shutdown;
@@ -39,6 +40,7 @@ struct mon_gpu {
 	int error_rc;                /* the nvmlReturn_t behind LOST/ERROR */
 	int util_gpu, util_mem;      /* % */
 	int64_t mem_used_mib;
+	int64_t mem_free_mib, mem_reserved_mib;  /* reserved: MON_NA without the _v2 call */
 	int temp;                    /* C */
 	int power_mw, power_limit_mw;
 	int fan;                     /* % */
