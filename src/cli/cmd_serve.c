@@ -69,6 +69,7 @@ serve_usage(FILE *out)
 		"  --bench FILE         a `gpudoctor bench --json` document to export\n"
 		"  --kmsg FILE          read Xid lines from FILE instead of /dev/kmsg\n"
 		"  --timeout SECONDS    NVML's start and each doctor child (default 10)\n"
+		"  --list-metrics       print every metric family (name, type, help) and exit\n"
 		"  --root DIR           with --load-root: a fixture tree and its mock NVML\n"
 		"  --load-root          (tests)\n"
 		"  -h, --help           show this help\n\n"
@@ -179,7 +180,7 @@ int
 cmd_serve(int argc, char **argv)
 {
 	enum { O_LISTEN = 256, O_INTERVAL, O_DOCTOR, O_WEB, O_MAXCONN, O_TEXTFILE, O_ONCE, O_BENCH, O_KMSG,
-	       O_TIMEOUT, O_ROOT, O_LOAD_ROOT };
+	       O_TIMEOUT, O_ROOT, O_LOAD_ROOT, O_LIST };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},     {"interval", required_argument, NULL, O_INTERVAL},
 		{"doctor-interval", required_argument, NULL, O_DOCTOR}, {"web-config", required_argument, NULL, O_WEB},
@@ -188,6 +189,7 @@ cmd_serve(int argc, char **argv)
 		{"bench", required_argument, NULL, O_BENCH},       {"kmsg", required_argument, NULL, O_KMSG},
 		{"timeout", required_argument, NULL, O_TIMEOUT},   {"root", required_argument, NULL, O_ROOT},
 		{"load-root", no_argument, NULL, O_LOAD_ROOT},     {"help", no_argument, NULL, 'h'},
+		{"list-metrics", no_argument, NULL, O_LIST},
 		{NULL, 0, NULL, 0},
 	};
 	struct probe_opts po = {.timeout_ms = 10000};
@@ -261,6 +263,13 @@ cmd_serve(int argc, char **argv)
 		case O_LOAD_ROOT:
 			po.load_root = true;
 			break;
+		case O_LIST: {
+			size_t n, k;
+			const struct serve_family *fam = serve_families(&n);
+			for (k = 0; k < n; k++)
+				printf("%s %s %s\n", fam[k].name, fam[k].type, fam[k].help);
+			return EXIT_HEALTHY;
+		}
 		case 'h':
 			serve_usage(stdout);
 			return EXIT_HEALTHY;

@@ -39,6 +39,9 @@ int cmd_bench(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

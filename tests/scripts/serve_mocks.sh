@@ -171,6 +171,7 @@ EOF
 P2=$(port 2)
 mkroot b 550.54.15
 start auth "$work/b" "$H200" "$P2" --web-config "$work/web.yml" 2>/dev/null
+auth_pid=$spid
 c1=$(code "http://127.0.0.1:$P2/metrics")
 c2=$(code -u prometheus:wrong "http://127.0.0.1:$P2/metrics")
 c3=$(code -u prometheus:gpu-secret "http://127.0.0.1:$P2/metrics")
@@ -264,6 +265,30 @@ EOF
 	[ "$(q 'count(count by (instance) (gpudoctor_finding))' | jq -r '.data.result[0].value[1]')" = 1 ] &&
 		[ "$(q 'gpudoctor_finding{id="mem.held_by_other_process"}' | jq -r '.data.result[0].metric.instance')" = "127.0.0.1:$P4" ] &&
 		pass "Prometheus: the finding of the one instance that has it" || fail "Prometheus: findings" "$(q 'gpudoctor_finding' | jq -c '.data.result')"
+	# the fleet from Prometheus: three nodes, the one on another driver marked
+	"$bin" fleet --prom "http://127.0.0.1:$PP" --json > "$work/fleet.json" 2> "$work/fleet.err"
+	rc=$?
+	if [ $rc -eq 1 ] && jq -e '(.nodes | length == 3) and .driver == "580.159.04"
+		and ([.nodes[] | select(.driver == "535.183.01")][0] | .model == "NVIDIA A100-SXM4-80GB" and .gpus == 1
+		     and .cuda == "" and .temperature_max_c == 71 and .findings.warning >= 1
+		     and .outliers == ["driver differs"])
+		and ([.nodes[] | select(.driver == "580.159.04") | .outliers] == [[], []])
+		and ([.nodes[] | .up] | all) and ([.nodes[] | .pcie_link] | index("gen5 x16"))' "$work/fleet.json" > /dev/null; then
+		pass "fleet --prom: three nodes from Prometheus, the driver skew marked, exit 1"
+	else
+		fail "fleet --prom" "rc=$rc" "$(cat "$work/fleet.err")" "$(jq -c '.nodes[] | {host, driver, gpus, outliers, up}' "$work/fleet.json" 2>&1)"
+	fi
+	kill "$auth_pid" 2>/dev/null
+	i=0
+	while [ $i -lt 100 ] && [ "$(q 'count(up == 0)' | jq -r '.data.result[0].value[1] // 0')" != 1 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$bin" fleet --prom "http://127.0.0.1:$PP" --color never > "$work/fleet.txt" 2> "$work/fleet.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "^127.0.0.1:$P2 .* not answering$" "$work/fleet.txt" &&
+		pass "fleet --prom: a node that stopped answering is marked, exit 2" ||
+		fail "fleet --prom: node down" "rc=$rc" "$(cat "$work/fleet.txt" "$work/fleet.err")"
 	if command -v promtool > /dev/null; then
 		promtool check rules "$top/deploy/prometheus/gpudoctor-rules.yml" > "$work/rules.txt" 2>&1 &&
 			pass "promtool check rules on the shipped alert rules" || fail "promtool check rules" "$(cat "$work/rules.txt")"
@@ -273,6 +298,20 @@ EOF
 else
 	skip "Prometheus scrape" "prometheus is not installed"
 fi
+
+# ---- the shipped deployment files -------------------------------------------------------------------
+
+sed -n '/^groups:/,$p' "$top/deploy/prometheus/gpudoctor-rules.yml" > "$work/rules.a"
+sed -n '/^  groups:/,$p' "$top/deploy/kubernetes/prometheusrule.yaml" | sed 's/^  //' > "$work/rules.b"
+cmp -s "$work/rules.a" "$work/rules.b" && pass "deploy: the PrometheusRule carries the same rule groups as the rules file" ||
+	fail "deploy: PrometheusRule out of date" "$(diff "$work/rules.a" "$work/rules.b" | head)"
+jq -e '[.panels[].targets[].expr] | length > 5' "$top/deploy/grafana/gpudoctor-dashboard.json" > /dev/null &&
+	pass "deploy: the Grafana dashboard is valid JSON" || fail "deploy: Grafana dashboard"
+bad=""
+for m in $(grep -o '\(gpudoctor_[a-z_]*\|DCGM_FI_[A-Z_]*\)' "$top/deploy/grafana/gpudoctor-dashboard.json" "$top/deploy/prometheus/gpudoctor-rules.yml" | sed 's/.*://' | sort -u); do
+	"$bin" serve --list-metrics | grep -q "^$m " || bad="$bad $m"
+done
+[ -z "$bad" ] && pass "deploy: every metric the dashboard and rules use is one serve writes" || fail "deploy: unknown metrics" "$bad"
 
 # ---- usage errors --------------------------------------------------------------------------------
 

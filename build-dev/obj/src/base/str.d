@@ -1,0 +1,2 @@
+build-dev/obj/src/base/str.o: src/base/str.c src/base/str.h
+src/base/str.h:

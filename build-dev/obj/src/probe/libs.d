@@ -1,0 +1,12 @@
+build-dev/obj/src/probe/libs.o: src/probe/libs.c src/probe/probe.h \
+ src/facts.h src/base/str.h src/base/vers.h src/base/xalloc.h \
+ src/sys/elf.h src/sys/ldcache.h src/sys/ldresolve.h src/sys/root.h
+src/probe/probe.h:
+src/facts.h:
+src/base/str.h:
+src/base/vers.h:
+src/base/xalloc.h:
+src/sys/elf.h:
+src/sys/ldcache.h:
+src/sys/ldresolve.h:
+src/sys/root.h:

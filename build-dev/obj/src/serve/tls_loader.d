@@ -1,0 +1,13 @@
+build-dev/obj/src/serve/tls_loader.o: src/serve/tls_loader.c \
+ src/serve/serve.h src/base/buf.h src/diag/finding.h src/facts.h \
+ src/monitor/session.h src/monitor/alert.h src/monitor/monitor.h \
+ src/monitor/sample.h src/sys/child.h
+src/serve/serve.h:
+src/base/buf.h:
+src/diag/finding.h:
+src/facts.h:
+src/monitor/session.h:
+src/monitor/alert.h:
+src/monitor/monitor.h:
+src/monitor/sample.h:
+src/sys/child.h:
