@@ -143,10 +143,11 @@ kb-check: $(BUILD)/tools/gen-kb
 	@$(BUILD)/tools/gen-kb data/kb | cmp -s - src/kb/kb_data.c \
 		|| { echo "src/kb/kb_data.c is out of date: run make kb"; exit 1; }
 
-bench: all $(BUILD)/tests/tools/maxrss
+bench: all $(BUILD)/tests/tools/maxrss $(BUILD)/tests/tools/http-load
 	@sh bench/doctor.sh $(BUILD)/gpudoctor
 	@sh bench/explain.sh $(BUILD)/gpudoctor
 	@sh bench/top.sh $(BUILD)/gpudoctor
+	@sh bench/serve.sh $(BUILD)/gpudoctor
 
 format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h src/*.h)

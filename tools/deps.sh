@@ -1,14 +1,17 @@
 #!/bin/sh
 # tools/deps.sh - install the Debian packages gpudoctor needs, when missing.
-#   tools/deps.sh build   compiler, make, jansson and ncurses (linked statically)
+#   tools/deps.sh build   compiler, make, jansson, ncurses and libmicrohttpd
+#                         (linked statically), the GnuTLS and libcurl headers
+#                         (both are loaded at run time, only when used)
 #   tools/deps.sh test    the above plus cmocka (unit tests), jq, clang
-#                         with its libFuzzer runtime (the fuzz smoke run), and
+#                         with its libFuzzer runtime (the fuzz smoke run),
 #                         OpenBLAS (bench's CPU test runs for real), tmux
-#                         (top's screen is driven in it)
+#                         (top's screen is driven in it), curl and Prometheus
+#                         with promtool (serve is scraped by a real one)
 # Uses apt-get as root or through sudo; otherwise prints the exact command.
 set -e
 what=${1:-build}
-pkgs="gcc make libc6-dev libjansson-dev libncurses-dev libmicrohttpd-dev libgnutls28-dev"
+pkgs="gcc make libc6-dev libjansson-dev libncurses-dev libmicrohttpd-dev libgnutls28-dev libcurl4-openssl-dev"
 [ "$what" = test ] && pkgs="$pkgs libcmocka-dev jq clang libopenblas0 tmux curl prometheus"
 
 # install_missing PACKAGE...: those not installed yet

@@ -26,7 +26,8 @@ pass() { echo "ok $1"; }
 fail() { echo "not ok $1"; shift; [ $# -gt 0 ] && printf '#   %s\n' "$@"; return 0; }
 skip() { echo "ok $1 # SKIP $2"; }
 
-for f in "$bin" "$build/stubs/fake_nvml.so" "$build/tests/tools/mk-ldcache" "$build/tests/tools/http-load"; do
+for f in "$bin" "$build/stubs/fake_nvml.so" "$build/tests/tools/mk-ldcache" "$build/tests/tools/http-load" \
+	"$build/tests/tools/http-raw"; do
 	[ -e "$f" ] || { fail "prerequisites" "missing $f (make test-deps BUILD=$(basename "$build"))"; exit 0; }
 done
 command -v curl > /dev/null || { skip "serve" "curl is not installed"; exit 0; }
@@ -143,6 +144,13 @@ c=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $big" "http://127.0.0.1:$P
 case "$c" in 4*) pass "headers over the limit: $c" ;; *) fail "oversized headers" "$c" ;; esac
 c=$(curl -s -I -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P1/metrics")
 [ "$c" = 200 ] && pass "HEAD: 200" || fail "HEAD" "$c"
+raw() { "$build/tests/tools/http-raw" "$P1" "$1"; }
+for req in 'GARBAGE\r\n\r\n' 'GET /metrics HTTP/9.9\r\n\r\n' 'GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n' \
+	'GET /metrics HTTP/1.1\r\nHost: x\r\nBad header line\r\n\r\n'; do
+	r=$(raw "$req")
+	case "$r" in "HTTP/1."*" 4"* | "HTTP/1."*" 505 "* | closed) ;; *) bad_raw="${bad_raw:-} [$req -> $r]" ;; esac
+done
+[ -z "${bad_raw:-}" ] && pass "malformed requests: a 4xx or the connection closed, nothing else" || fail "malformed requests" "$bad_raw"
 curl -s "http://127.0.0.1:$P1/metrics" | grep -q '^DCGM_FI_DEV_GPU_TEMP' && pass "still serving after the refused requests" ||
 	fail "serving after refusals"
 

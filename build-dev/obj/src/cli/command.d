@@ -1,2 +1,0 @@
-build-dev/obj/src/cli/command.o: src/cli/command.c src/cli/command.h
-src/cli/command.h:
