@@ -8,7 +8,8 @@
 #   make kb      regenerate src/kb/kb_data.c from data/kb/*.tsv
 #   make bench   print timing figures (bench/doctor.sh, bench/explain.sh)
 #
-# BUILD=dir selects the output directory; SAN=1 builds with ASan+UBSan.
+# BUILD=dir selects the output directory; SAN=1 builds with ASan+UBSan; V=1
+# prints every compiler command (quiet by default).
 
 BUILD ?= build
 CC ?= cc
@@ -30,6 +31,12 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 LDFLAGS += -fsanitize=address,undefined
 endif
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+# Quiet by default; V=1 prints every compiler command.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
 CFLAGS += -DGPUDOCTOR_VERSION='"$(VERSION)"'
 
 # Third-party libraries are linked statically: the binary needs only glibc.
@@ -55,14 +62,14 @@ dev:
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/libgpudoctor.a: $(OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/gpudoctor: $(BUILD)/obj/src/main.o $(BUILD)/libgpudoctor.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Unit tests: one binary per tests/unit/t_*.c, linked against the library.
 $(BUILD)/tests/t_%: tests/unit/t_%.c $(BUILD)/libgpudoctor.a $(wildcard tests/unit/*.h)
@@ -91,6 +98,7 @@ deps-test:
 	@sh tools/deps.sh test
 
 run: deps-build
+	@echo "building gpudoctor (make V=1 shows the commands)..."
 	@$(MAKE) --no-print-directory all
 	@./$(BUILD)/gpudoctor doctor; rc=$$?; [ $$rc -lt 3 ] # 1 and 2 report findings, 3 a failure
 

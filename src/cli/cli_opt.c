@@ -6,22 +6,29 @@
 #include "kb/kb_query.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 int
-cli_timeout_ms(const char *arg, int *ms)
+cli_seconds(const char *cmd, const char *opt, const char *arg, double min, double max, int *ms)
 {
 	char *end;
 	double s = strtod(arg, &end);
 
-	if (end == arg || *end || !(s > 0) || s > 3600) {
-		fprintf(stderr, "gpudoctor: --timeout wants seconds between 0 and 3600, not '%s'\n",
-			arg);
+	if (!arg[0] || end == arg || *end || !isfinite(s) || s < min || s > max) {
+		fprintf(stderr, "gpudoctor%s%s: %s: '%s' is not a number of seconds from %g to %g\n", cmd ? " " : "",
+			cmd ? cmd : "", opt, arg, min, max);
 		return -1;
 	}
-	*ms = (int)(s * 1000);
+	*ms = (int)(s * 1000 + 0.5);
 	return 0;
+}
+
+int
+cli_timeout_ms(const char *arg, int *ms)
+{
+	return cli_seconds(NULL, "--timeout", arg, 0.01, 3600, ms);
 }
 
 int

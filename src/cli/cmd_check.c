@@ -152,7 +152,6 @@ cmd_check(int argc, char **argv)
 	bool slurm = false, json = false, have_node = false;
 	int c, i, expect = 0, rc;
 	char *end;
-	double v;
 	size_t k;
 
 	memset(&o, 0, sizeof(o));
@@ -179,13 +178,8 @@ cmd_check(int argc, char **argv)
 			}
 			break;
 		case O_TIMEOUT:
-			v = strtod(optarg, &end);
-			if (!optarg[0] || *end || !isfinite(v) || v < 0.1 || v > 50) {
-				fprintf(stderr, "gpudoctor check: --timeout: '%s' is not a number of seconds from 0.1 to 50\n",
-					optarg);
+			if (cli_seconds("check", "--timeout", optarg, 0.1, 50, &po.timeout_ms) < 0)
 				return EXIT_TOOL_FAILED;
-			}
-			po.timeout_ms = (int)(v * 1000);
 			break;
 		case O_ROOT:
 			root = optarg;

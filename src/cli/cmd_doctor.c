@@ -3,6 +3,7 @@
  * facts with --from), run every rule, render, exit with the worst severity.
  */
 #include "cli/command.h"
+#include "base/str.h"
 #include "diag/rule.h"
 #include "kb/kb.h"
 #include "probe/probe.h"
@@ -10,6 +11,8 @@
 #include "render/render.h"
 
 #include <getopt.h>
+#include <limits.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +82,8 @@ cmd_doctor(int argc, char **argv)
 	bool json = false;
 	struct findings fs;
 	struct facts *f;
+	bool timeout_given = false;
+	static char pybuf[8][PATH_MAX];
 	int c, rc;
 
 	optind = 1;
@@ -97,6 +102,7 @@ cmd_doctor(int argc, char **argv)
 		case OPT_TIMEOUT:
 			if (cli_timeout_ms(optarg, &po.timeout_ms) < 0)
 				return EXIT_TOOL_FAILED;
+			timeout_given = true;
 			break;
 		case OPT_LOAD_ROOT:
 			po.load_root = true;
@@ -146,6 +152,28 @@ cmd_doctor(int argc, char **argv)
 		fprintf(stderr, "gpudoctor: --from and --root exclude each other\n");
 		return EXIT_TOOL_FAILED;
 	}
+	/* on this machine, a relative --python as the shell would take it, and
+	 * one that is not there said at once; under --root, a path in the tree */
+	for (c = 0; !from && c < po.nextra_pythons; c++) {
+		if (root) {
+			if (po.extra_pythons[c][0] != '/') {
+				fprintf(stderr, "gpudoctor: --python '%s': with --root, a path inside the tree (starting with /)\n",
+					po.extra_pythons[c]);
+				return EXIT_TOOL_FAILED;
+			}
+		} else if (!realpath(po.extra_pythons[c], pybuf[c])) {
+			fprintf(stderr, "gpudoctor: --python '%s': %s\n", po.extra_pythons[c], strerror(errno));
+			return EXIT_TOOL_FAILED;
+		} else {
+			po.extra_pythons[c] = pybuf[c];
+		}
+	}
+	if (from && (po.no_driver_calls || timeout_given || po.nextra_pythons)) {
+		/* they change how a machine is probed; --from probes nothing */
+		fprintf(stderr, "gpudoctor: --from reads recorded facts: %s does not apply to it\n",
+			po.no_driver_calls ? "--no-load" : timeout_given ? "--timeout" : "--python");
+		return EXIT_TOOL_FAILED;
+	}
 	if (po.deep && (from || po.no_driver_calls)) {
 		fprintf(stderr, "gpudoctor: --deep runs the frameworks: not with %s\n",
 			from ? "--from" : "--no-load");
@@ -169,6 +197,10 @@ cmd_doctor(int argc, char **argv)
 		return EXIT_TOOL_FAILED;
 	}
 
+	/* a --python that is no environment: said whatever the output */
+	for (c = 0; c < f->nnotes; c++)
+		if (!strcmp(f->notes[c].probe, "python") && str_starts(f->notes[c].note, "--python"))
+			fprintf(stderr, "gpudoctor: warning: %s\n", f->notes[c].note);
 	if (!json)
 		facts_clean_text(f); /* names others chose, shown to people */
 	findings_init(&fs);

@@ -71,7 +71,6 @@ cmd_fleet(int argc, char **argv)
 	bool facts = false, json = false;
 	int c, i, k, rc = 0, timeout_ms = 10000;
 	char err[600], *end;
-	double v;
 
 	memset(&f, 0, sizeof(f));
 	f.max_age_s = 900;
@@ -96,18 +95,16 @@ cmd_fleet(int argc, char **argv)
 				return EXIT_TOOL_FAILED;
 			}
 			break;
-		case O_AGE:
-		case O_TIMEOUT:
-			v = strtod(optarg, &end);
-			if (!optarg[0] || *end || !isfinite(v) || v <= 0 || v > 1e7) {
-				fprintf(stderr, "gpudoctor fleet: %s: '%s' is not a number of seconds above 0\n",
-					c == O_AGE ? "--max-age" : "--timeout", optarg);
+		case O_AGE: {
+			int ms;
+			if (cli_seconds("fleet", "--max-age", optarg, 1, 1e7, &ms) < 0)
 				return EXIT_TOOL_FAILED;
-			}
-			if (c == O_AGE)
-				f.max_age_s = v;
-			else
-				timeout_ms = (int)(v * 1000);
+			f.max_age_s = ms / 1000.0;
+			break;
+		}
+		case O_TIMEOUT:
+			if (cli_seconds("fleet", "--timeout", optarg, 0.1, 600, &timeout_ms) < 0)
+				return EXIT_TOOL_FAILED;
 			break;
 		case O_JSON:
 			json = true;

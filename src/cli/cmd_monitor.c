@@ -106,21 +106,6 @@ watch_usage(FILE *out)
 		alert_kinds_text());
 }
 
-static int
-parse_seconds(const char *cmd, const char *opt, const char *arg, double min, double max, int *ms)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (!arg[0] || *end || !isfinite(v) || v < min || v > max) {
-		fprintf(stderr, "gpudoctor %s: %s: '%s' is not a number of seconds from %g to %g\n", cmd, opt, arg, min,
-			max);
-		return -1;
-	}
-	*ms = (int)(v * 1000 + 0.5);
-	return 0;
-}
-
 /* Why sampling cannot start, in words a user can act on. */
 static void
 explain_failure(const char *cmd, const struct mon_session *s)
@@ -185,7 +170,7 @@ run(const char *cmd, bool is_top, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_INTERVAL:
-			if (parse_seconds(cmd, "--interval", optarg, 0.05, 3600, &o.sampler.interval_ms) < 0)
+			if (cli_seconds(cmd, "--interval", optarg, 0.05, 3600, &o.sampler.interval_ms) < 0)
 				return EXIT_TOOL_FAILED;
 			break;
 		case O_COUNT:
@@ -228,14 +213,14 @@ run(const char *cmd, bool is_top, int argc, char **argv)
 			o.exec = optarg;
 			break;
 		case O_EXEC_TIMEOUT:
-			if (parse_seconds(cmd, "--exec-timeout", optarg, 0.01, 3600, &o.exec_timeout_ms) < 0)
+			if (cli_seconds(cmd, "--exec-timeout", optarg, 0.01, 3600, &o.exec_timeout_ms) < 0)
 				return EXIT_TOOL_FAILED;
 			break;
 		case O_KMSG:
 			o.kmsg = optarg;
 			break;
 		case O_TIMEOUT:
-			if (parse_seconds(cmd, "--timeout", optarg, 0.1, 600, &o.start_timeout_ms) < 0)
+			if (cli_seconds(cmd, "--timeout", optarg, 0.1, 600, &o.start_timeout_ms) < 0)
 				return EXIT_TOOL_FAILED;
 			break;
 		case O_ROOT:

@@ -77,21 +77,6 @@ serve_usage(FILE *out)
 		"write, 3 bad usage. docs/deploy.md shows Kubernetes, systemd and Slurm use.\n");
 }
 
-static int
-parse_seconds(const char *opt, const char *arg, double min, double max, int *ms)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (!arg[0] || *end || !isfinite(v) || v < min || v > max) {
-		fprintf(stderr, "gpudoctor serve: %s: '%s' is not a number of seconds from %g to %g\n", opt, arg, min,
-			max);
-		return -1;
-	}
-	*ms = (int)(v * 1000 + 0.5);
-	return 0;
-}
-
 static double
 now_s(void)
 {
@@ -222,11 +207,11 @@ cmd_serve(int argc, char **argv)
 			ho.listen = optarg;
 			break;
 		case O_INTERVAL:
-			if (parse_seconds("--interval", optarg, 0.1, 3600, &mo.sampler.interval_ms) < 0)
+			if (cli_seconds("serve", "--interval", optarg, 0.1, 3600, &mo.sampler.interval_ms) < 0)
 				return EXIT_TOOL_FAILED;
 			break;
 		case O_DOCTOR:
-			if (parse_seconds("--doctor-interval", optarg, 10, 86400, &doctor_ms) < 0)
+			if (cli_seconds("serve", "--doctor-interval", optarg, 10, 86400, &doctor_ms) < 0)
 				return EXIT_TOOL_FAILED;
 			break;
 		case O_WEB:
@@ -253,7 +238,7 @@ cmd_serve(int argc, char **argv)
 			mo.kmsg = optarg;
 			break;
 		case O_TIMEOUT:
-			if (parse_seconds("--timeout", optarg, 0.1, 600, &mo.start_timeout_ms) < 0)
+			if (cli_seconds("serve", "--timeout", optarg, 0.1, 600, &mo.start_timeout_ms) < 0)
 				return EXIT_TOOL_FAILED;
 			po.timeout_ms = mo.start_timeout_ms;
 			break;

@@ -66,6 +66,10 @@ void cli_option_error(const char *command, int c, char **argv);
 /* cli_opt.c: --timeout SECONDS into milliseconds, and --color WHEN;
  * 0, or -1 after a message on stderr. */
 int cli_timeout_ms(const char *arg, int *ms);
+/* cli_opt.c: OPT's ARG as seconds from min to max into milliseconds; 0,
+ * or -1 after "gpudoctor CMD: OPT: 'ARG' is not a number of seconds from
+ * MIN to MAX" on stderr (cmd NULL: no command in the message). */
+int cli_seconds(const char *cmd, const char *opt, const char *arg, double min, double max, int *ms);
 int cli_color(const char *arg);
 
 /* cli_opt.c: the GPU a --gpu NAME|ID means (kb_query.h's one lookup), or

@@ -1213,6 +1213,10 @@ facts_load_file(const char *path, struct facts *f, char *err, size_t errsize)
 	size_t len;
 	int fd, rc;
 
+	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errsize, "'%s' is a directory, not a facts document (gpudoctor doctor --json > FILE)", path);
+		return -1;
+	}
 	if (strcmp(path, "-") && stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
 	    !S_ISFIFO(st.st_mode)) {
 		/* a pipe is how `<(...)` arrives; a device is never opened */

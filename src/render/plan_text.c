@@ -650,7 +650,7 @@ plan_render_text(FILE *out, const struct plan *p, const struct plan_machine *m, 
 	fprintf(out, "\n%sVerify:%s\n", b0, b1);
 	commands(out, s->verify, "  ", win);
 	commands(out, s->verify_fw, "  ", win);
-	fprintf(out, "  (gpudoctor doctor --deep, when it arrives, will also check %s itself)\n",
+	fprintf(out, "  gpudoctor doctor --deep   # asks %s itself, in its own interpreter\n",
 		plan_fw_title(p->fw));
 	return ferror(out) ? -1 : 0;
 }

@@ -355,7 +355,7 @@ same_dir(const char *a, const char *b)
 static void
 section_libs(const struct out *w, const struct facts *f)
 {
-	int i, j, hidden = 0;
+	int i, j, hidden = 0, nw, vw;
 
 	heading(w, "CUDA LIBRARIES");
 	if (part_unknown(w, f, FACTS_PART_LIBS))
@@ -372,16 +372,38 @@ section_libs(const struct out *w, const struct facts *f)
 			continue;
 		fprintf(w->fp, "  %.*s %s(%s)%s\n", (int)dir_len(l->path), l->path, col(w, C_DIM),
 			lib_origin_name(l->origin), col(w, C_RESET));
+		/* columns as wide as this directory's longest name and version
+		 * (cudnn_engines_precompiled), never glued together */
+		nw = 9;
+		vw = 12;
 		for (j = i; j < f->nlibs; j++) {
 			const struct lib_facts *m = &f->libs[j];
+			if (!same_dir(m->path, l->path) || (is_sublib(m->name) && !w->o->verbose))
+				continue;
+			if ((int)strlen(m->name) > nw)
+				nw = (int)strlen(m->name);
+			if ((int)strlen(m->version) > vw)
+				vw = (int)strlen(m->version);
+		}
+		for (j = i; j < f->nlibs; j++) {
+			const struct lib_facts *m = &f->libs[j];
+			const char *file = m->path + dir_len(m->path) + 1;
+			int width = w->o->width > 0 ? w->o->width : 80;
 			if (!same_dir(m->path, l->path))
 				continue;
 			if (is_sublib(m->name) && !w->o->verbose) {
 				hidden++;
 				continue;
 			}
-			fprintf(w->fp, "    %-10s%-13s %s%s\n", m->name, m->version[0] ? m->version : "?",
-				m->path + dir_len(m->path) + 1, m->loader_pick ? " *" : "");
+			/* the file name only where it fits the line */
+			if (4 + nw + 1 + vw + 1 + (int)strlen(file) + (m->loader_pick ? 2 : 0) > width)
+				file = "";
+			if (file[0])
+				fprintf(w->fp, "    %-*s %-*s %s%s\n", nw, m->name, vw, m->version[0] ? m->version : "?",
+					file, m->loader_pick ? " *" : "");
+			else
+				fprintf(w->fp, "    %-*s %s%s\n", nw, m->name, m->version[0] ? m->version : "?",
+					m->loader_pick ? " *" : "");
 		}
 	}
 	if (f->nlibs)
