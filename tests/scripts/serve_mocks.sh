@@ -62,8 +62,8 @@ start() {
 	pids="$pids $spid"
 	i=0
 	while [ $i -lt 100 ]; do
-		curl -s "http://127.0.0.1:$sport/metrics" 2>/dev/null | grep -q '^DCGM_FI_DEV_GPU_TEMP' && \
-			curl -s "http://127.0.0.1:$sport/facts" 2>/dev/null | grep -q schema && return 0
+		curl -s ${start_auth:+-u "$start_auth"} "http://127.0.0.1:$sport/metrics" 2>/dev/null | grep -q '^DCGM_FI_DEV_GPU_TEMP' && \
+			curl -s ${start_auth:+-u "$start_auth"} "http://127.0.0.1:$sport/facts" 2>/dev/null | grep -q schema && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -182,7 +182,7 @@ basic_auth_users:
 EOF
 P2=$(port 2)
 mkroot b 550.54.15
-start auth "$work/b" "$H200" "$P2" --web-config "$work/web.yml" 2>/dev/null
+start_auth=prometheus:gpu-secret start auth "$work/b" "$H200" "$P2" --web-config "$work/web.yml" 2>/dev/null
 auth_pid=$spid
 c1=$(code "http://127.0.0.1:$P2/metrics")
 c2=$(code -u prometheus:wrong "http://127.0.0.1:$P2/metrics")
