@@ -375,7 +375,7 @@ section_libs(const struct out *w, const struct facts *f)
 		/* columns as wide as this directory's longest name and version
 		 * (cudnn_engines_precompiled), never glued together */
 		nw = 9;
-		vw = 12;
+		vw = 13;
 		for (j = i; j < f->nlibs; j++) {
 			const struct lib_facts *m = &f->libs[j];
 			if (!same_dir(m->path, l->path) || (is_sublib(m->name) && !w->o->verbose))
