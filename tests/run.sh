@@ -7,6 +7,8 @@
 #   ONLY=pattern tests/run.sh build  only tests whose name contains pattern
 #   FUZZ=build-fuzz tests/run.sh build  also run each libFuzzer harness
 #                                    there for FUZZ_SECONDS (3) from its seeds
+#   SERIAL=1 tests/run.sh build build-asan  the builds one after the other
+#                                    (default: side by side)
 #
 # Unit tests (tests/unit/t_*) report TAP; fixture scenarios
 # (tests/fixtures/*) and CLI cases (tests/cases/*) are described in
@@ -297,10 +299,12 @@ run_fuzz() {
 	done
 }
 
-for b in "$@"; do
+# Every test of one build directory.
+run_build() {
+	b=$1
 	if [ ! -x "$top/$b/gpudoctor" ]; then
 		bad "$b" "no $b/gpudoctor: build first (make test-deps BUILD=$b)"
-		continue
+		return
 	fi
 	case "$b" in
 	*asan*) export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0" \
@@ -311,7 +315,42 @@ for b in "$@"; do
 	run_fixtures "$b"
 	run_cases "$b"
 	run_scripts "$b"
-done
+}
+
+if [ $# -gt 1 ] && [ -z "${SERIAL:-}" ]; then
+	# several builds side by side (SERIAL=1: one after the other): many of
+	# their tests wait on children, sockets and timers rather than the CPU.
+	# Each gets a scratch directory of its own and reports its counts there.
+	for b in "$@"; do
+		(
+			trap - EXIT INT TERM
+			work=$work/run-$(printf '%s' "$b" | tr '/' '_')
+			mkdir -p "$work"
+			passed=0 failed=0 skipped=0 failures="" skips=""
+			run_build "$b"
+			printf '%s %s %s\n' "$passed" "$failed" "$skipped" > "$work/counts"
+			printf '%s' "$failures" > "$work/failures"
+			printf '%s' "$skips" > "$work/skips"
+		) &
+	done
+	wait
+	for b in "$@"; do
+		d=$work/run-$(printf '%s' "$b" | tr '/' '_')
+		if ! read -r p f s < "$d/counts"; then
+			bad "$b" "its test run ended without counts"
+			continue
+		fi
+		passed=$((passed + p))
+		failed=$((failed + f))
+		skipped=$((skipped + s))
+		failures="$failures$(cat "$d/failures")"
+		skips="$skips$(cat "$d/skips")"
+	done
+else
+	for b in "$@"; do
+		run_build "$b"
+	done
+fi
 [ -n "${FUZZ:-}" ] && run_fuzz "$FUZZ"
 
 if [ $failed -gt 0 ]; then

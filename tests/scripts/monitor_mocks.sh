@@ -374,10 +374,23 @@ nvml_at 1|$BUS|throttle=0x4"
 	wait_for screen3 'gpudoctor top - keys' && grep -q 'it never sends a signal itself' "$work/screen3.txt" &&
 		pass "top: ? shows the help" || fail "top: help" "$(cat "$work/screen3.txt")"
 	tmux -L "$tmux_sock" send-keys x
+	# the help closed first, then the terminal narrowed: the screen redrawn
+	# to 70 columns, the long GPU line cut, nothing wrapped
+	wait_gone() {
+		i=0
+		while [ $i -lt 50 ]; do
+			capture "$1"
+			grep -q -- "$2" "$work/$1.txt" || return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		return 1
+	}
+	wait_gone screen3b 'gpudoctor top - keys'
 	tmux -L "$tmux_sock" resize-window -x 70 -y 20 2>/dev/null || tmux -L "$tmux_sock" resize-pane -x 70 -y 20
-	if wait_for screen4 'sorted by PID' && ! grep -q 'gpudoctor top - keys' "$work/screen4.txt" &&
-		grep -q '^  util \[' "$work/screen4.txt" && grep -q '^GPU 0  NVIDIA H200  00000000:06:00.0  P0  80 C  76 / 700 W  SM 1980 MH$' "$work/screen4.txt" &&
-		! grep -q '^z' "$work/screen4.txt"; then
+	if wait_for screen4 '^GPU 0  NVIDIA H200  00000000:06:00.0  P0  80 C  76 / 700 W  SM 1980 MH$' &&
+		! grep -q 'gpudoctor top - keys' "$work/screen4.txt" && grep -q '^  util \[' "$work/screen4.txt" &&
+		grep -q 'sorted by PID' "$work/screen4.txt" && ! grep -q '^z' "$work/screen4.txt"; then
 		pass "top: a resized terminal is redrawn to its width"
 	else
 		fail "top: resize" "$(cat "$work/screen4.txt")"
