@@ -384,44 +384,42 @@ doctor_metrics(struct buf *b, const struct serve_status *st, const char *host)
 	one(b, "gpudoctor_doctor_duration_seconds", round(st->doctor_seconds * 1000) / 1000);
 }
 
+/* One family over the bench document's tests: key's value per test, with
+ * the test's unit as a label when with_unit. */
 static void
-bench_metrics(struct buf *b, const struct serve_status *st)
+bench_family(struct buf *b, const struct serve_family *fam, json_t *tests, const char *key, bool with_unit)
 {
-	const struct serve_family *res = family("gpudoctor_bench_result"), *ref = family("gpudoctor_bench_of_reference");
-	json_t *tests = st->bench ? json_object_get(st->bench, "tests") : NULL, *t;
+	json_t *t;
 	size_t i;
 	bool head = false;
 
 	json_array_foreach(tests, i, t) {
 		const char *name = json_string_value(json_object_get(t, "name"));
 		const char *unit = json_string_value(json_object_get(t, "unit"));
-		json_t *v = json_object_get(t, "value");
+		json_t *v = json_object_get(t, key);
 		if (!name || !json_is_number(v))
 			continue;
 		if (!head)
-			header(b, res);
+			header(b, fam);
 		head = true;
-		buf_addf(b, "%s{test=\"", res->name);
+		buf_addf(b, "%s{test=\"", fam->name);
 		label_value(b, name);
-		buf_adds(b, "\",unit=\"");
-		label_value(b, unit ? unit : "");
+		if (with_unit) {
+			buf_adds(b, "\",unit=\"");
+			label_value(b, unit ? unit : "");
+		}
 		buf_adds(b, "\"}");
 		value(b, json_number_value(v));
 	}
-	head = false;
-	json_array_foreach(tests, i, t) {
-		const char *name = json_string_value(json_object_get(t, "name"));
-		json_t *v = json_object_get(t, "of_reference");
-		if (!name || !json_is_number(v))
-			continue;
-		if (!head)
-			header(b, ref);
-		head = true;
-		buf_addf(b, "%s{test=\"", ref->name);
-		label_value(b, name);
-		buf_adds(b, "\"}");
-		value(b, json_number_value(v));
-	}
+}
+
+static void
+bench_metrics(struct buf *b, const struct serve_status *st)
+{
+	json_t *tests = st->bench ? json_object_get(st->bench, "tests") : NULL;
+
+	bench_family(b, family("gpudoctor_bench_result"), tests, "value", true);
+	bench_family(b, family("gpudoctor_bench_of_reference"), tests, "of_reference", false);
 }
 
 void

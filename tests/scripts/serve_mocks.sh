@@ -229,14 +229,18 @@ fi
 if command -v prometheus > /dev/null; then
 	mkroot c 535.183.01
 	P4=$(port 4)
+	echo '{"schema": "gpudoctor/bench/1", "tests": [{"name": "gemm_bf16", "unit": "TFLOP/s", "value": 712.5, "of_reference": 0.98}, {"name": "d2d_copy", "unit": "GB/s", "value": 1800}]}' > "$work/bench-a100.json"
 	start third "$work/c" "nvml_driver 535.183.01
 nvml_gpu 00000000:3b:00.0|NVIDIA A100-SXM4-80GB|GPU-3|81920|40000|71|300000|400000|0|1|0|0|88|1410|1410|1|0|0x20b210de
 nvml_proc 00000000:3b:00.0|$$|30000|compute
-nvml_proc 00000000:3b:00.0|1|9000|compute" "$P4"
+nvml_proc 00000000:3b:00.0|1|9000|compute" "$P4" --bench "$work/bench-a100.json"
 	curl -s "http://127.0.0.1:$P4/metrics" > "$work/m3.txt"
 	if grep -q '^gpudoctor_finding{id="mem.held_by_other_process",severity="warning",env="",Hostname="[^"]*"} 1$' "$work/m3.txt" &&
 		[ "$(grep -c '^gpudoctor_finding{id="mem.held_by_other_process"' "$work/m3.txt")" = 1 ]; then
 		pass "/metrics: a finding as gpudoctor_finding, once however many processes raise it"
+		grep -q '^gpudoctor_bench_result{test="gemm_bf16",unit="TFLOP/s"} 712.5$' "$work/m3.txt" &&
+			grep -q '^gpudoctor_bench_of_reference{test="gemm_bf16"} 0.98$' "$work/m3.txt" &&
+			pass "/metrics: the results of a bench document (--bench)" || fail "/metrics: --bench" "$(grep bench "$work/m3.txt")"
 	else
 		fail "/metrics: gpudoctor_finding" "$(grep '^gpudoctor_finding' "$work/m3.txt")"
 	fi
@@ -282,7 +286,7 @@ EOF
 	rc=$?
 	if [ $rc -eq 1 ] && jq -e '(.nodes | length == 3) and .driver == "580.159.04"
 		and ([.nodes[] | select(.driver == "535.183.01")][0] | .model == "NVIDIA A100-SXM4-80GB" and .gpus == 1
-		     and .cuda == "" and .temperature_max_c == 71 and .findings.warning >= 1
+		     and .cuda == "" and .temperature_max_c == 71 and .findings.warning >= 1 and .bench_bf16_tflops == 712.5
 		     and .outliers == ["driver differs"])
 		and ([.nodes[] | select(.driver == "580.159.04") | .outliers] == [[], []])
 		and ([.nodes[] | .up] | all) and ([.nodes[] | .pcie_link] | index("gen5 x16"))' "$work/fleet.json" > /dev/null; then
