@@ -308,7 +308,7 @@ run(const char *cmd, bool is_top, int argc, char **argv)
 
 	mon_session_start(&s, &o, &alerts);
 	if (mode == M_SCREEN) {
-		rc = mon_tui_run(&s, o.sampler.interval_ms);
+		rc = mon_tui_run(&s, o.sampler.interval_ms, &stop_requested);
 		if (rc == 2 && s.stream.error[0])
 			explain_failure(cmd, &s);
 		mon_session_end(&s);

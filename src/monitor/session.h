@@ -11,6 +11,7 @@
 #include "monitor/monitor.h"
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 
 #define MON_MAX_NOTES 16
@@ -66,8 +67,9 @@ void mon_text_snapshot(FILE *out, const struct mon_session *s, bool color);
 void mon_text_lines(FILE *out, const struct mon_session *s, bool header);
 /* An alert event as one line of text. */
 void mon_text_event(FILE *out, const struct mon_session *s, const struct alert_event *e, bool color);
-/* The full-screen view; returns the exit status when the user quits. */
-int mon_tui_run(struct mon_session *s, int interval_ms);
+/* The full-screen view until q (or *stop turns non-zero: Ctrl-C, TERM);
+ * returns the exit status. */
+int mon_tui_run(struct mon_session *s, int interval_ms, volatile sig_atomic_t *stop);
 
 /* "143771" MiB as "140.4 GiB"-style short text. */
 void mon_fmt_mib(int64_t mib, char *out, size_t size);

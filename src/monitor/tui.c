@@ -356,7 +356,7 @@ take_sample(struct tui *t)
 }
 
 int
-mon_tui_run(struct mon_session *s, int interval_ms)
+mon_tui_run(struct mon_session *s, int interval_ms, volatile sig_atomic_t *stop)
 {
 	struct tui *t = calloc(1, sizeof(*t));
 	int rc = 0;
@@ -389,7 +389,7 @@ mon_tui_run(struct mon_session *s, int interval_ms)
 	}
 	mvaddstr(0, 0, "gpudoctor top: starting the NVML sampler...");
 	refresh();
-	for (;;) {
+	while (!*stop) {
 		int r = mon_session_next(s, 50), ch;
 		if (r < 0) {
 			rc = 2;

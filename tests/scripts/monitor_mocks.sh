@@ -398,6 +398,22 @@ nvml_at 1|$BUS|throttle=0x4"
 	tmux -L "$tmux_sock" send-keys q
 	# a warning rule (stale_process) fired: status 1, as documented
 	wait_for screen5 '^EXITED 1' && pass "top: q quits with the alerts' status" || fail "top: q" "$(cat "$work/screen5.txt")"
+	# Ctrl-C in a second session: top ends its screen and exits
+	tmux -L "$tmux_sock" new-session -d -s ctrlc -x 100 -y 30 \
+		"env -i PATH=/usr/bin:/bin TERM=screen LANG=C.UTF-8 HOME=$work GPUDOCTOR_FAKE_SCENARIO=$work/screen.scenario ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} $bin top --interval 0.2 --rule 'temp>=99' --root $root --load-root; echo EXITED \$?; sleep 30"
+	i=0
+	while [ $i -lt 50 ] && ! tmux -L "$tmux_sock" capture-pane -p -t ctrlc | grep -q '^GPU 0  NVIDIA H200'; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	tmux -L "$tmux_sock" send-keys -t ctrlc C-c
+	i=0
+	while [ $i -lt 50 ] && ! tmux -L "$tmux_sock" capture-pane -p -t ctrlc | grep -q '^EXITED 0$'; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ $i -lt 50 ] && pass "top: Ctrl-C ends the screen and exits" ||
+		fail "top: Ctrl-C" "$(tmux -L "$tmux_sock" capture-pane -p -t ctrlc)"
 fi
 
 # ---- usage errors: one line on stderr, exit 3 ----------------------------------------------------
