@@ -42,13 +42,17 @@ mkroot() {
 	"$build/tests/tools/mk-ldcache" "$work/$1.ldcache" "$r/etc/ld.so.cache"
 }
 
-# a free loopback port
+# a free loopback port; the plain and the sanitizer build's runs (side by
+# side in make check) draw from ranges of their own
 port() {
-	p=$(( (RANDOM_BASE + $1) % 20000 + 30000 ))
+	p=$((PORT_BASE + $1 * 7))
 	while curl -s -o /dev/null "http://127.0.0.1:$p/" 2>/dev/null; do p=$((p + 1)); done
 	echo "$p"
 }
-RANDOM_BASE=$(( $$ * 7 ))
+case "$build" in
+*asan*) PORT_BASE=$((42000 + $$ % 4000)) ;;
+*) PORT_BASE=$((32000 + $$ % 4000)) ;;
+esac
 
 # start NAME ROOT SCENARIO PORT [ARGS...]: serve in the background, its pid in $spid
 start() {
@@ -233,7 +237,8 @@ if command -v prometheus > /dev/null; then
 	start third "$work/c" "nvml_driver 535.183.01
 nvml_gpu 00000000:3b:00.0|NVIDIA A100-SXM4-80GB|GPU-3|81920|40000|71|300000|400000|0|1|0|0|88|1410|1410|1|0|0x20b210de
 nvml_proc 00000000:3b:00.0|$$|30000|compute
-nvml_proc 00000000:3b:00.0|1|9000|compute" "$P4" --bench "$work/bench-a100.json"
+nvml_proc 00000000:3b:00.0|1|9000|compute" "$P4" --bench "$work/bench-a100.json" ||
+		fail "the third serve instance starts" "$(cat "$work/third.err")"
 	curl -s "http://127.0.0.1:$P4/metrics" > "$work/m3.txt"
 	if grep -q '^gpudoctor_finding{id="mem.held_by_other_process",severity="warning",env="",Hostname="[^"]*"} 1$' "$work/m3.txt" &&
 		[ "$(grep -c '^gpudoctor_finding{id="mem.held_by_other_process"' "$work/m3.txt")" = 1 ]; then
