@@ -155,8 +155,16 @@ fleet_text(FILE *out, const struct fleet *f, bool color)
 	for (i = 0; i < f->n; i++) {
 		const struct fleet_node *n = &f->nodes[i];
 		char host[128], model[96], gpus[16], temp[16], util[16], mem[24], xid[8], bench[16], finds[24], ag[16];
+		char driver[40], cuda[16], link[24];
+		/* every text came from another machine's document or Prometheus labels */
 		str_copy(host, sizeof(host), n->host);
 		text_clean_str(host, sizeof(host));
+		str_copy(driver, sizeof(driver), n->driver[0] ? n->driver : "-");
+		text_clean_str(driver, sizeof(driver));
+		str_copy(cuda, sizeof(cuda), n->cuda[0] ? n->cuda : "-");
+		text_clean_str(cuda, sizeof(cuda));
+		str_copy(link, sizeof(link), n->link[0] ? n->link : "-");
+		text_clean_str(link, sizeof(link));
 		str_copy(model, sizeof(model), n->model[0] ? n->model : "-");
 		text_clean_str(model, sizeof(model));
 		if (n->gpus < 0)
@@ -182,8 +190,7 @@ fleet_text(FILE *out, const struct fleet *f, bool color)
 			str_fmt(finds, sizeof(finds), "%dE %dW", n->errors, n->warnings);
 		age(ag, sizeof(ag), n->age_s);
 		fprintf(out, "%-18.18s %-7s %-24.24s %-12.12s %-5.5s %5s %5s %-13s %-4s %-16.16s %7s %-9s %5s  ", host, gpus,
-			model, n->driver[0] ? n->driver : "-", n->cuda[0] ? n->cuda : "-", temp, util, mem, xid,
-			n->link[0] ? n->link : "-", bench, finds, ag);
+			model, driver, cuda, temp, util, mem, xid, link, bench, finds, ag);
 		if (n->nflags) {
 			flagged++;
 			fputs(color ? "\033[31m" : "", out);
@@ -194,8 +201,12 @@ fleet_text(FILE *out, const struct fleet *f, bool color)
 		fputc('\n', out);
 	}
 	fprintf(out, "\n%d node%s, %d with outliers", f->n, f->n == 1 ? "" : "s", flagged);
-	if (f->driver_mode[0])
-		fprintf(out, "; fleet driver %s", f->driver_mode);
+	if (f->driver_mode[0]) {
+		char mode[40];
+		str_copy(mode, sizeof(mode), f->driver_mode);
+		text_clean_str(mode, sizeof(mode));
+		fprintf(out, "; fleet driver %s", mode);
+	}
 	else if (f->n > 1)
 		fprintf(out, "; no driver that most nodes run");
 	if (f->bench_median > 0)

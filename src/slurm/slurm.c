@@ -2,6 +2,7 @@
  * slurm.c - scontrol, run directly with a time limit; see slurm.h.
  */
 #include "slurm/slurm.h"
+#include "base/clean.h"
 #include "base/str.h"
 #include "sys/trust.h"
 
@@ -154,6 +155,9 @@ slurm_show(const char *scontrol, const char *node, struct slurm_node *n, char *w
 	field(out, "Reason", n->reason, sizeof(n->reason), true);
 	if (!strcmp(n->reason, "(null)"))
 		n->reason[0] = '\0';
+	/* scontrol's output is shown to people: no escape sequences through */
+	text_clean_str(n->state, sizeof(n->state));
+	text_clean_str(n->reason, sizeof(n->reason));
 	n->drained = strstr(n->state, "DRAIN") != NULL;
 	return 0;
 }

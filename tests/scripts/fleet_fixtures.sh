@@ -61,6 +61,15 @@ jq -e '.nodes[0].outliers == ["old data"] and .nodes[0].age_s > 1e8' "$work/old.
 	pass "fleet: data older than --max-age (900 s) is an outlier" ||
 	fail "fleet --max-age" "$(jq -c '.nodes[0]' "$work/old.json")"
 
+# text from another machine's document reaches the terminal cleaned
+jq '.hostname = "evil\u001b]0;owned\u0007" | .driver.version = "\u001b[2J535.1"' "$work/docs/fw-tf215-h100-jit.json" > "$work/evil.json"
+"$bin" fleet --facts "$work/evil.json" --color never > "$work/evil.txt" 2>&1
+if ! LC_ALL=C grep -q "$(printf '\033')" "$work/evil.txt" && grep -q '535.1' "$work/evil.txt"; then
+	pass "fleet: escape sequences in a document's host and driver do not reach the terminal"
+else
+	fail "fleet: escape sequences" "$(od -c "$work/evil.txt" | head -5)"
+fi
+
 usage() {
 	label=$1 want=$2
 	shift 2
