@@ -7,6 +7,9 @@
 #   make dev     build with -Werror
 #   make kb      regenerate src/kb/kb_data.c from data/kb/*.tsv
 #   make bench   print timing figures (bench/doctor.sh, bench/explain.sh)
+#   make examples  docs/examples/: reports of the recorded machines
+#   make install   PREFIX=/usr/local DESTDIR=: binary, man pages, completion
+#   make deb       a Debian package (BUILD/gpudoctor_VERSION_ARCH.deb)
 #
 # BUILD=dir selects the output directory; SAN=1 builds with ASan+UBSan; V=1
 # prints every compiler command (quiet by default).
@@ -53,7 +56,8 @@ STUB_SRCS := $(sort $(wildcard tests/stubs/*.c))
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all dev run check test unit kb kb-check bench clean deps-build deps-test asan valgrind format error-codes
+.PHONY: all dev run check test unit kb kb-check bench clean deps-build deps-test deps-install asan valgrind format error-codes examples \
+	man completion install uninstall deb
 
 all: $(BUILD)/gpudoctor
 
@@ -156,6 +160,53 @@ bench: all $(BUILD)/tests/tools/maxrss $(BUILD)/tests/tools/http-load
 	@sh bench/explain.sh $(BUILD)/gpudoctor
 	@sh bench/top.sh $(BUILD)/gpudoctor
 	@sh bench/serve.sh $(BUILD)/gpudoctor
+
+# ---- installing -------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, a man page per
+# command and shell completion (both generated from the help text), the
+# docs. make deb: the same as a Debian package, BUILD/gpudoctor_*.deb.
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(PREFIX)/share/zsh/vendor-completions
+DOCDIR = $(PREFIX)/share/doc/gpudoctor
+
+$(BUILD)/man/gpudoctor.1: $(BUILD)/gpudoctor tools/gen-man.sh
+	@sh tools/gen-man.sh $(BUILD)/gpudoctor $(BUILD)/man
+
+$(BUILD)/completion/gpudoctor.bash: $(BUILD)/gpudoctor tools/gen-completion.sh
+	@sh tools/gen-completion.sh $(BUILD)/gpudoctor $(BUILD)/completion
+
+man: $(BUILD)/man/gpudoctor.1
+completion: $(BUILD)/completion/gpudoctor.bash
+
+deps-install:
+	@sh tools/deps.sh install
+
+install: deps-install all man completion
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 $(BUILD)/gpudoctor $(DESTDIR)$(BINDIR)/gpudoctor
+	install -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/
+	install -m 0644 $(BUILD)/completion/gpudoctor.bash $(DESTDIR)$(BASHCOMPDIR)/gpudoctor
+	install -m 0644 $(BUILD)/completion/_gpudoctor $(DESTDIR)$(ZSHCOMPDIR)/_gpudoctor
+	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gpudoctor $(DESTDIR)$(MANDIR)/gpudoctor.1 \
+		$(DESTDIR)$(MANDIR)/gpudoctor-*.1 $(DESTDIR)$(BASHCOMPDIR)/gpudoctor \
+		$(DESTDIR)$(ZSHCOMPDIR)/_gpudoctor
+	rm -rf $(DESTDIR)$(DOCDIR)
+
+deb: all man completion
+	@rm -rf $(BUILD)/deb
+	@$(MAKE) -s --no-print-directory install DESTDIR=$(abspath $(BUILD))/deb/root PREFIX=/usr >/dev/null
+	@sh tools/make-deb.sh $(BUILD)
+
+# docs/examples/: the report of each recorded machine (tests/report/machines)
+examples: all
+	@sh tools/make-examples.sh $(BUILD)/gpudoctor
 
 format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h src/*.h)

@@ -3,16 +3,22 @@
 #   tools/deps.sh build   compiler, make, jansson, ncurses and libmicrohttpd
 #                         (linked statically), the GnuTLS and libcurl headers
 #                         (both are loaded at run time, only when used)
+#   tools/deps.sh install the build's plus help2man (make install writes the
+#                         man pages from the help text)
 #   tools/deps.sh test    the above plus cmocka (unit tests), jq, clang
 #                         with its libFuzzer runtime (the fuzz smoke run),
 #                         OpenBLAS (bench's CPU test runs for real), tmux
 #                         (top's screen is driven in it), curl and Prometheus
-#                         with promtool (serve is scraped by a real one)
+#                         with promtool (serve is scraped by a real one),
+#                         cmark and Chromium (reports are rendered and
+#                         opened headless), help2man (the man pages),
+#                         zsh and bash-completion (completion is tried)
 # Uses apt-get as root or through sudo; otherwise prints the exact command.
 set -e
 what=${1:-build}
 pkgs="gcc make libc6-dev libjansson-dev libncurses-dev libmicrohttpd-dev libgnutls28-dev libcurl4-openssl-dev"
-[ "$what" = test ] && pkgs="$pkgs libcmocka-dev jq clang libopenblas0 tmux curl prometheus"
+[ "$what" = install ] && pkgs="$pkgs help2man"
+[ "$what" = test ] && pkgs="$pkgs groff-base libcmocka-dev jq clang libopenblas0 tmux curl prometheus cmark chromium help2man zsh bash-completion"
 
 # install_missing PACKAGE...: those not installed yet
 install_missing() {

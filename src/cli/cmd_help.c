@@ -4,6 +4,7 @@
 #include "cli/command.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int
 cmd_help(int argc, char **argv)
@@ -14,6 +15,17 @@ cmd_help(int argc, char **argv)
 	if (argc < 2) {
 		command_usage(stdout);
 		return EXIT_HEALTHY;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		printf("usage: gpudoctor help [COMMAND]\n\n"
+		       "Show what gpudoctor does and its commands, or with COMMAND that command's\n"
+		       "options (the same as `gpudoctor COMMAND --help`).\n\n"
+		       "Exit status: 0 shown, 3 no such command.\n");
+		return EXIT_HEALTHY;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "gpudoctor: help takes one command, not '%s' as well\n", argv[2]);
+		return EXIT_TOOL_FAILED;
 	}
 	c = command_find(argv[1]);
 	if (!c || c->fn == cmd_help) {

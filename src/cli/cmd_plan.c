@@ -22,7 +22,10 @@
 #include "render/facts_json.h"
 #include "render/render.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <string.h>
@@ -48,7 +51,8 @@ plan_usage(FILE *out)
 		"  --driver VERSION     the NVIDIA driver (470.82.01), or none\n"
 		"  --gpu NAME|ID        the GPU by name (\"RTX 3050\") or PCI device id (0x2507),\n"
 		"                       or none\n"
-		"  --python VERSION     the Python to install for (3.12)\n"
+		"  --python VERSION     the Python to install for: a version (3.12), or the\n"
+		"                       path of an environment or interpreter, as in doctor\n"
 		"  --os OS              linux, wsl2, windows or macos\n"
 		"  --strict-driver      require each CUDA's own minimum driver; never rely on\n"
 		"                       CUDA minor-version compatibility\n"
@@ -62,7 +66,7 @@ plan_usage(FILE *out)
 		"  --kb DIR             use the knowledge-base tables in DIR (data/kb format)\n"
 		"  --color WHEN         auto (default), always or never\n"
 		"  -h, --help           show this help\n\n"
-		"Exit status: 0 a plan exists, 1 no release can work here (what to change is\n"
+		"Exit status: 0 a plan exists, 2 no release can work here (what to change is\n"
 		"printed), 3 bad usage or unreadable input.\n");
 }
 
@@ -100,6 +104,7 @@ struct plan_args {
 	int format;
 	int fw;
 	char want[32];
+	char python_version[16]; /* --python PATH: the version found in it */
 };
 
 static bool
@@ -135,6 +140,52 @@ apply_gpu(const char *q, struct plan_machine *m, struct facts *f)
 	STR_COPY(f->gpus[0].name, g->name);
 	STR_COPY(f->gpus[0].compute_capability, g->compute_capability);
 	return 0;
+}
+
+/* The Python version of an environment or interpreter PATH (--python PATH):
+ * its pyvenv.cfg, its conda record, or the pythonX.Y its python3 leads to.
+ * 0, or -1 after a message. */
+static int
+python_path_version(const char *arg, char *out, size_t size)
+{
+	char real[F_PATH], prefix[F_PATH], bin[F_PATH + 8], cfg[F_PATH + 16];
+	struct stat st;
+	struct pyver pv;
+	char *slash;
+
+	if (!realpath(arg, real) || stat(real, &st) < 0) {
+		fprintf(stderr, "gpudoctor: --python '%s': %s (a version like 3.12, or a Python environment or "
+				"interpreter)\n", arg, strerror(errno));
+		return -1;
+	}
+	/* the path as given (a venv's python3 is a link out of the venv) */
+	if (arg[0] == '/' || !getcwd(prefix, sizeof(prefix)))
+		STR_COPY(real, arg);
+	else if (snprintf(real, sizeof(real), "%s/%s", prefix, arg) >= (int)sizeof(real))
+		STR_COPY(real, arg);
+	if (S_ISDIR(st.st_mode)) {
+		STR_COPY(prefix, real);
+		snprintf(bin, sizeof(bin), "%s/bin", real);
+	} else {
+		STR_COPY(bin, real);
+		if ((slash = strrchr(bin, '/')))
+			*slash = 0;
+		STR_COPY(prefix, bin);
+		if ((slash = strrchr(prefix, '/')) && !strcmp(slash, "/bin"))
+			*slash = 0;
+	}
+	snprintf(cfg, sizeof(cfg), "%s/pyvenv.cfg", prefix);
+	if (pyver_from_cfg(cfg, out, size) || pyver_from_conda_meta(prefix, out, size))
+		return 0;
+	/* the python3 of that bin directory, its symlinks followed */
+	struct pyver_env pe = {.path = bin};
+	if (pyver_probe(&pe, &pv) == 0 && pv.version[0]) {
+		str_copy(out, size, pv.version);
+		return 0;
+	}
+	fprintf(stderr, "gpudoctor: --python '%s': no Python version found there (give a version like 3.12)\n",
+		arg);
+	return -1;
 }
 
 static int
@@ -215,8 +266,10 @@ parse_args(int argc, char **argv, struct plan_args *a)
 		return -1;
 	}
 	if (a->python && !is_version(a->python)) {
-		fprintf(stderr, "gpudoctor: --python wants a version like 3.12\n");
-		return -1;
+		/* a path, as doctor takes it: the environment's own version */
+		if (python_path_version(a->python, a->python_version, sizeof(a->python_version)) < 0)
+			return -1;
+		a->python = a->python_version;
 	}
 	if (a->os && plan_os_parse(a->os) < 0) {
 		fprintf(stderr, "gpudoctor: --os wants linux, wsl2, windows or macos, not '%s'\n", a->os);
@@ -396,7 +449,7 @@ cmd_plan(int argc, char **argv)
 	}
 	if (p->ok)
 		plan_steps_release(&st);
-	rc = p->ok ? EXIT_HEALTHY : EXIT_WARNINGS;
+	rc = p->ok ? EXIT_HEALTHY : EXIT_ERRORS;
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "gpudoctor: cannot write the plan\n");
 		rc = EXIT_TOOL_FAILED;

@@ -73,8 +73,8 @@ serve_usage(FILE *out)
 		"  --root DIR           with --load-root: a fixture tree and its mock NVML\n"
 		"  --load-root          (tests)\n"
 		"  -h, --help           show this help\n\n"
-		"Exit status: 0 stopped by a signal (or --once written), 2 it cannot listen or\n"
-		"write, 3 bad usage. docs/deploy.md shows Kubernetes, systemd and Slurm use.\n");
+		"Exit status: 0 stopped by a signal (or --once written), 3 bad usage or it\n"
+		"cannot listen or write. docs/deploy.md shows Kubernetes, systemd and Slurm use.\n");
 }
 
 static double
@@ -317,7 +317,7 @@ cmd_serve(int argc, char **argv)
 			if (have_web)
 				web_config_release(&wc);
 			json_decref(st.bench);
-			return EXIT_ERRORS;
+			return EXIT_TOOL_FAILED;
 		}
 		fprintf(stderr, "gpudoctor serve: listening on %s%s\n", ho.listen, wc.cert_pem && have_web ? " (TLS)" : "");
 	}
@@ -362,7 +362,7 @@ cmd_serve(int argc, char **argv)
 			if (textfile) {
 				if (write_textfile(textfile, &b) < 0) {
 					buf_release(&b);
-					rc = EXIT_ERRORS;
+					rc = EXIT_TOOL_FAILED;
 					break;
 				}
 				buf_release(&b);

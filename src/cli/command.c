@@ -14,6 +14,8 @@ const struct command commands[] = {
 	 .summary = "the install steps for a framework that will work on this machine"},
 	{.name = "explain", .fn = cmd_explain,
 	 .summary = "read a log or an error message: its root cause and the fix"},
+	{.name = "report", .fn = cmd_report,
+	 .summary = "a report to paste in a bug tracker (Markdown) or open (HTML), redacted"},
 	{.name = "bench", .fn = cmd_bench,
 	 .summary = "measure the GPU and the CPU against the datasheet and a reference"},
 	{.name = "top", .fn = cmd_top,
@@ -103,5 +105,10 @@ command_usage(FILE *out)
 		     "Options:\n"
 		     "  -h, --help     show this help\n"
 		     "  -V, --version  print the version\n\n"
-		     "Exit status: 0 healthy, 1 warnings, 2 errors, 3 gpudoctor itself failed.\n");
+		     "Exit status, the same scheme in every command (each --help says what it\n"
+		     "means there; docs/exit-status.md lists them all):\n"
+		     "  0  nothing to act on (healthy, answered, nothing differs or fired)\n"
+		     "  1  warnings: something to look at, the GPU still works\n"
+		     "  2  errors: something is broken or cannot work\n"
+		     "  3  gpudoctor itself failed: bad usage, unreadable input, cannot write\n");
 }

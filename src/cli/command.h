@@ -42,6 +42,7 @@ int cmd_serve(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
@@ -58,6 +59,13 @@ int cli_facts(const char *from, const char *root, const struct probe_opts *po, s
  * real ELF object that others cannot write, as a path in out. 0, or -1
  * after a message on stderr naming cmd. */
 int cli_fixture_nvml(const char *cmd, const char *root, char *out, size_t size);
+
+struct explain;
+
+/* cli_log.c: stream a log into x (after explain_init): file (NULL or "-":
+ * stdin) or message; *name is what messages call it. 0, or -1 after one
+ * line on stderr (unreadable, empty, blank, UTF-16, binary). */
+int cli_read_log(const char *file, const char *message, struct explain *x, const char **name);
 
 /* cli_opt.c: getopt_long returned ':' (value missing) or '?' (unknown
  * option) for `command`: say which, and where the options are. */

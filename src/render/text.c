@@ -64,12 +64,21 @@ static void
 row(const struct out *w, const char *label, const char *fmt, ...)
 {
 	va_list ap;
+	struct buf b;
 
-	fprintf(w->fp, "  %-10s", label);
+	char first[32];
+
+	/* a long row wraps under its text; paths are never broken */
+	buf_init(&b);
 	va_start(ap, fmt);
-	vfprintf(w->fp, fmt, ap);
+	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	fputc('\n', w->fp);
+	snprintf(first, sizeof(first), "  %-10s", label);
+	if (strlen(first) + (b.s ? strlen(b.s) : 0) <= (size_t)w->o->width || !b.s || !strchr(b.s, ' '))
+		fprintf(w->fp, "%s%s\n", first, b.s ? b.s : "");
+	else
+		wrap_text(w->fp, w->o->width, first, "            ", b.s);
+	buf_release(&b);
 }
 
 static void
@@ -429,7 +438,7 @@ framework_line(const struct out *w, const struct framework_facts *fw)
 		buf_addf(&b, ", cuDNN %s", fw->built_cudnn);
 	if (fw->plugin[0])
 		buf_addf(&b, " (%s)", fw->plugin);
-	fprintf(w->fp, "    %s\n", b.s);
+	wrap_text(w->fp, w->o->width, "    ", "      ", b.s);
 	if (fw->targets.file[0]) {
 		const char *base = strrchr(fw->targets.file, '/');
 		struct buf c;
@@ -447,7 +456,7 @@ framework_line(const struct out *w, const struct framework_facts *fw)
 				 : fw->targets.sampled ? ", the first read in the time allowed"
 						       : "",
 				 fw->targets.ms);
-		fprintf(w->fp, "      %-22s %s\n", "GPU code", c.s);
+		wrap_text(w->fp, w->o->width, "      GPU code               ", "                             ", c.s);
 		buf_release(&c);
 	}
 	for (i = 0; i < fw->nresolved; i++) {
@@ -457,6 +466,7 @@ framework_line(const struct out *w, const struct framework_facts *fw)
 			fprintf(w->fp, "      %-22s NOT FOUND\n", r->soname);
 		} else if (w->o->verbose || str_starts(r->soname, "libcudart") ||
 			   str_starts(r->soname, "libcudnn.so") || str_starts(r->soname, "libcublas.so")) {
+			/* a table of paths: a row is never broken */
 			fprintf(w->fp, "      %-22s %s (%s%s%s)\n", r->soname, r->path,
 				r->version[0] ? r->version : "?", r->via[0] ? ", " : "", r->via);
 		}
@@ -503,7 +513,11 @@ live_lines(const struct out *w, const struct framework_facts *fw)
 	if (lv->run_uid >= 0)
 		buf_addf(&b, " [as %s%s%d]", lv->run_user[0] ? lv->run_user : "uid ", lv->run_user[0] ? ", uid " : "",
 			 lv->run_uid);
-	fprintf(w->fp, "      %slive:%s %s\n", col(w, C_CYAN), col(w, C_RESET), b.s);
+	{
+		char first[48];
+		snprintf(first, sizeof(first), "      %slive:%s ", col(w, C_CYAN), col(w, C_RESET));
+		wrap_text(w->fp, w->o->width, first, "            ", b.s);
+	}
 	buf_release(&b);
 	for (i = 0; i < lv->nmapped && i < MAX_LIVE_MAPPED; i++) {
 		const char *base = strrchr(lv->mapped[i], '/');
@@ -721,7 +735,7 @@ render_text(FILE *out, const struct facts *f, const struct findings *fs, const s
 	if (o->verbose && f->nnotes) {
 		heading(&w, "PROBE NOTES");
 		for (i = 0; i < (size_t)f->nnotes; i++)
-			fprintf(out, "  %-10s%s\n", f->notes[i].probe, f->notes[i].note);
+			row(&w, f->notes[i].probe, "%s", f->notes[i].note);
 	}
 
 	for (i = 0; i < fs->n; i++) {

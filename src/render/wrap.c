@@ -174,6 +174,15 @@ wrap_is_command(const char *line)
 	if (!strncmp(line, "sudo ", 5))
 		line += 5;
 	n = strcspn(line, " ");
+	/* a program named by its path: an environment's own bin/python3 */
+	if (line[0] == '/' || !strncmp(line, "./", 2)) {
+		const char *base = line;
+		for (size_t k = 0; k < n; k++)
+			if (line[k] == '/')
+				base = line + k + 1;
+		n -= (size_t)(base - line);
+		line = base;
+	}
 	for (i = 0; command_words[i]; i++)
 		if (strlen(command_words[i]) == n && !strncmp(line, command_words[i], n))
 			return true;

@@ -1,126 +1,103 @@
 /*
- * page.c - what `serve` answers / with: one self-contained HTML page for a
- * person who opens the exporter in a browser: the verdict of the last
- * doctor run, its findings with their fixes, and the GPUs of the last
- * sample. Inline CSS, no script, light and dark by the reader's setting.
- * Every text is escaped: names and paths come from the machine.
+ * page.c - what `serve` answers / with: the HTML report of `gpudoctor
+ * report` (report/report.h) for the last doctor run, with the GPUs of the
+ * last sample as a section of its own and where the metrics and facts are.
+ * Not redacted: it is this machine's own exporter. Before the first doctor
+ * run ends, a short page that says so.
  */
 #include "serve/serve.h"
-#include "base/str.h"
+#include "report/report.h"
+#include "report/writer.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-static void
-esc(struct buf *b, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			buf_adds(b, "&lt;");
-			break;
-		case '>':
-			buf_adds(b, "&gt;");
-			break;
-		case '&':
-			buf_adds(b, "&amp;");
-			break;
-		case '"':
-			buf_adds(b, "&quot;");
-			break;
-		default:
-			buf_addch(b, *s);
-		}
-	}
-}
+struct page_ctx {
+	const struct mon_session *s;
+	const struct serve_status *st;
+};
 
-static const char *
-sev_name(enum severity s)
+/* The GPUs of the last sample, or why there is none. */
+static void
+live_gpus(struct rw *w, void *arg)
 {
-	return s == SEV_ERROR ? "error" : s == SEV_WARN ? "warning" : "info";
+	const struct page_ctx *c = arg;
+	static const char *const head[] = {"GPU", "name", "bus", "util", "memory", "temp", "power", "state"};
+	char when[48] = "";
+	int g;
+
+	rw_heading(w, 2, "GPUs now");
+	if (c->st->have_sample && c->s->cur) {
+		const struct mon_sample *m = c->s->cur;
+		time_t t = (time_t)c->st->sample_time;
+		struct tm tm;
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "sampled %Y-%m-%d %H:%M:%S UTC", &tm);
+		rw_para(w, when);
+		rw_table_begin(w, 8, head);
+		for (g = 0; g < m->ngpus; g++) {
+			const struct mon_gpu *x = &m->gpus[g];
+			char idx[16], util[16], mem[80], used[32], total[32], temp[16], power[24];
+
+			snprintf(idx, sizeof(idx), "%d", x->index);
+			if (x->state != MON_GPU_OK) {
+				const char *cells[] = {idx, x->name, x->bus_id, "", "", "", "",
+						       x->state == MON_GPU_LOST ? "lost (fell off the bus)" : "not answering"};
+				rw_row(w, cells);
+				continue;
+			}
+			mon_fmt_mib(x->mem_used_mib, used, sizeof(used));
+			mon_fmt_mib(x->mem_total_mib, total, sizeof(total));
+			snprintf(util, sizeof(util), "%d %%", x->util_gpu);
+			snprintf(mem, sizeof(mem), "%s / %s", used, total);
+			snprintf(temp, sizeof(temp), "%d C", x->temp);
+			snprintf(power, sizeof(power), "%.0f W", x->power_mw / 1000.0);
+			const char *cells[] = {idx, x->name, x->bus_id, util, mem, temp, power, "ok"};
+			rw_row(w, cells);
+		}
+		rw_table_end(w);
+	} else if (c->st->sampler_error) {
+		rw_para_begin(w);
+		rw_strong(w, "ERROR");
+		rw_text(w, " no GPU can be sampled: ");
+		rw_text(w, c->st->sampler_error);
+		rw_para_end(w);
+	} else {
+		rw_para(w, "The first sample has not come yet.");
+	}
+	rw_para_begin(w);
+	rw_text(w, "Metrics for Prometheus at ");
+	rw_code(w, "/metrics");
+	rw_text(w, ", the facts document at ");
+	rw_code(w, "/facts");
+	rw_text(w, ".");
+	rw_para_end(w);
 }
 
 void
 serve_page(struct buf *b, const struct mon_session *s, const struct serve_status *st)
 {
-	const struct findings *fs = st->findings;
-	char when[32] = "";
-	size_t i;
-	int g;
+	struct page_ctx c = {.s = s, .st = st};
+	struct report_input in = {
+		.f = st->facts, .fs = st->findings, .redact = false, .more = live_gpus, .more_arg = &c,
+	};
+	char title[160];
+	struct rw w;
 
-	buf_adds(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-		    "<title>gpudoctor: ");
-	esc(b, s->hostname);
-	buf_adds(b, "</title><style>"
-		    ":root{color-scheme:light dark}body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;"
-		    "max-width:60em;padding:0 1em}table{border-collapse:collapse}td,th{padding:.2em .6em;"
-		    "border-bottom:1px solid #8884;text-align:left}.error{color:#c22}.warning{color:#b70}"
-		    ".info{color:#37a}pre{white-space:pre-wrap;background:#8881;padding:.5em}"
-		    "</style></head><body>\n<h1>gpudoctor on ");
-	esc(b, s->hostname);
-	buf_adds(b, "</h1>\n");
-	if (!fs) {
-		buf_adds(b, "<p>The first doctor run has not finished yet.</p>\n");
-	} else {
-		enum severity worst = findings_worst(fs);
-		time_t t = (time_t)st->doctor_time;
-		struct tm tm;
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-		buf_addf(b, "<p class=\"%s\"><strong>%s</strong> (doctor at %s)</p>\n",
-			 fs->n ? sev_name(worst) : "info",
-			 !fs->n ? "Nothing to fix." : worst == SEV_ERROR ? "Something stops the GPU from working."
-			 : worst == SEV_WARN ? "The GPU works, with warnings." : "The GPU works.", when);
-		for (i = 0; i < fs->n; i++) {
-			const struct finding *x = &fs->v[i];
-			int e;
-			buf_addf(b, "<h3 class=\"%s\">", sev_name(x->severity));
-			esc(b, x->title);
-			buf_addf(b, " <small>(%s, ", sev_name(x->severity));
-			esc(b, x->id);
-			buf_adds(b, ")</small></h3>\n<ul>");
-			for (e = 0; e < x->nevidence; e++) {
-				buf_adds(b, "<li>");
-				esc(b, x->evidence[e]);
-				buf_adds(b, "</li>");
-			}
-			buf_adds(b, "</ul>\n");
-			if (x->fix) {
-				buf_adds(b, "<pre>");
-				esc(b, x->fix);
-				buf_adds(b, "</pre>\n");
-			}
-		}
+	if (st->facts && st->findings) {
+		report_render(&in, REPORT_HTML, b);
+		return;
 	}
-	if (st->have_sample && s->cur) {
-		const struct mon_sample *m = s->cur;
-		buf_adds(b, "<h2>GPUs</h2>\n<table><tr><th>GPU</th><th>name</th><th>bus</th><th>util</th><th>memory</th>"
-			    "<th>temp</th><th>power</th><th>state</th></tr>\n");
-		for (g = 0; g < m->ngpus; g++) {
-			const struct mon_gpu *x = &m->gpus[g];
-			char used[32], total[32];
-			mon_fmt_mib(x->mem_used_mib, used, sizeof(used));
-			mon_fmt_mib(x->mem_total_mib, total, sizeof(total));
-			buf_addf(b, "<tr><td>%d</td><td>", x->index);
-			esc(b, x->name);
-			buf_adds(b, "</td><td>");
-			esc(b, x->bus_id);
-			if (x->state != MON_GPU_OK) {
-				buf_addf(b, "</td><td colspan=\"4\"></td><td class=\"error\">%s</td></tr>\n",
-					 x->state == MON_GPU_LOST ? "lost (fell off the bus)" : "not answering");
-				continue;
-			}
-			buf_addf(b, "</td><td>%d %%</td><td>%s / %s</td><td>%d C</td><td>%.0f W</td><td>ok</td></tr>\n",
-				 x->util_gpu, used, total, x->temp, x->power_mw / 1000.0);
-		}
-		buf_adds(b, "</table>\n");
-	} else if (st->sampler_error) {
-		buf_adds(b, "<p class=\"error\">No GPU can be sampled: ");
-		esc(b, st->sampler_error);
-		buf_adds(b, "</p>\n");
-	}
-	buf_addf(b, "<p><a href=\"/metrics\">/metrics</a> &middot; <a href=\"/facts\">/facts</a> &middot; gpudoctor ");
-	esc(b, st->version);
-	buf_adds(b, "</p>\n</body></html>\n");
+	/* before the first doctor run: the GPUs alone */
+	snprintf(title, sizeof(title), "gpudoctor on %s", s->hostname);
+	rw_html(&w, NULL);
+	rw_begin(&w, title);
+	rw_heading(&w, 1, title);
+	rw_para(&w, "The first doctor run has not finished yet.");
+	live_gpus(&w, &c);
+	rw_end(&w, st->version ? st->version : "");
+	buf_add(b, w.out.s ? w.out.s : "", w.out.len);
+	rw_release(&w);
 }

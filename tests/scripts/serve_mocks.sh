@@ -134,7 +134,7 @@ fi
 code() { curl -s -o "$work/body" -w '%{http_code}' "$@"; }
 [ "$(code "http://127.0.0.1:$P1/facts")" = 200 ] && jq -e '.schema == "gpudoctor/facts/1" and (.findings | type == "array")' "$work/body" > /dev/null &&
 	pass "/facts: the doctor --json document" || fail "/facts" "$(head -c 300 "$work/body")"
-[ "$(code "http://127.0.0.1:$P1/")" = 200 ] && grep -q '<h2>GPUs</h2>' "$work/body" && grep -q 'NVIDIA H200' "$work/body" &&
+[ "$(code "http://127.0.0.1:$P1/")" = 200 ] && grep -q '<h2>GPUs now</h2>' "$work/body" && grep -q '<summary>Facts (gpudoctor doctor --json)</summary>' "$work/body" && grep -q 'NVIDIA H200' "$work/body" &&
 	! grep -q '<script' "$work/body" && pass "/: a page for people, no script" || fail "/" "$(head -c 300 "$work/body")"
 [ "$(code "http://127.0.0.1:$P1/-/healthy")" = 200 ] && pass "/-/healthy" || fail "/-/healthy"
 c=$(curl -s -o /dev/null -D "$work/h405" -w '%{http_code}' -X POST "http://127.0.0.1:$P1/metrics")
@@ -347,8 +347,8 @@ usage() {
 		fail "$label" "rc=$rc" "$(cat "$work/usage.err")"
 	fi
 }
-usage "serve: a bad --listen" "not ADDRESS:PORT" 2 --listen nowhere
-usage "serve: a port in use" "cannot listen on 127.0.0.1:$P1" 2 --listen "127.0.0.1:$P1"
+usage "serve: a bad --listen" "not ADDRESS:PORT" 3 --listen nowhere
+usage "serve: a port in use" "cannot listen on 127.0.0.1:$P1" 3 --listen "127.0.0.1:$P1"
 usage "serve: --once without --textfile" "--once goes with --textfile" 3 --once
 usage "serve: --textfile that is no directory" "is not a directory" 3 --textfile "$work/nope"
 usage "serve: --textfile with --listen" "serves nothing" 3 --textfile "$work" --listen :9999
