@@ -637,6 +637,63 @@ build_minimum_context(struct explain *x)
 	}
 }
 
+/* A compute capability as x10 from the forms logs print: "3.7", "sm_37",
+ * "compute_37", or an architecture number "37" (major * 10 + minor); 0
+ * when it is none of them. */
+static int
+cc_x10(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!strncmp(s, "sm_", 3))
+		s += 3;
+	else if (!strncmp(s, "compute_", 8))
+		s += 8;
+	if (strchr(s, '.')) {
+		double d = strtod(s, &end);
+		return end != s && d > 0 && d < 100 ? (int)(d * 10 + 0.5) : 0;
+	}
+	v = strtol(s, &end, 10);
+	return end != s && v >= 10 && v < 1000 ? (int)v : 0;
+}
+
+/*
+ * The other way round: a program without code for a GPU whose compute
+ * capability is below every official build of every framework (Fermi's
+ * 2.1 under a CUDA that dropped it) is a GPU too old for today's CUDA
+ * software, whatever the program's own list said.
+ */
+static void
+ancient_gpu_context(struct explain *x)
+{
+	static const char *const frameworks[] = {"tensorflow", "torch", "jax", NULL};
+	int lowest = 0, k, cc;
+	size_t i;
+
+	for (k = 0; frameworks[k]; k++) {
+		int l = lowest_official_cc(frameworks[k]);
+		if (l && (!lowest || l < lowest))
+			lowest = l;
+	}
+	for (i = 0; lowest && i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		const char *v = capture(c, "cc");
+		if (strcmp(c->id, "fw.arch_not_in_build") || !v || !(cc = cc_x10(v)) || cc >= lowest)
+			continue;
+		recast(c, "hw.arch_too_old",
+		       xasprintf("The GPU (compute capability %d.%d) is older than any current CUDA software "
+				 "supports", cc / 10, cc % 10),
+		       "No official build of TensorFlow, PyTorch or JAX carries code for a compute capability "
+		       "this low, and the CUDA releases they are built with cannot target it: the program "
+		       "has no code for the GPU because nothing current does.",
+		       "gpudoctor compat --gpu \"GPU NAME\"\nUse a newer GPU, or an old release of the "
+		       "program built with a CUDA that still supports this architecture");
+		explain_evidence(c, "the oldest compute capability an official framework build carries is %d.%d",
+				 lowest / 10, lowest % 10);
+	}
+}
+
 /*
  * A log that starts a container with `docker run` (or podman) without
  * --gpus or the nvidia runtime, then misses the GPU inside it: the
@@ -702,6 +759,7 @@ explain_finish(struct explain *x)
 	}
 	wsl_context(x);
 	build_minimum_context(x);
+	ancient_gpu_context(x);
 	visible_devices_context(x);
 	container_context(x);
 	if (x->ncauses)

@@ -184,7 +184,7 @@ if ! command -v chromium > /dev/null 2>&1; then
 	exit 0
 fi
 chrome() {
-	timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-sync \
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --disable-sync \
 		--disable-background-networking --disable-component-update --disable-default-apps \
 		--user-data-dir="$work/chrome-profile" --allow-file-access-from-files "$@" 2> /dev/null
 }
