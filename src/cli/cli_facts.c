@@ -13,6 +13,7 @@
 #include "sys/root.h"
 #include "sys/trust.h"
 
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,4 +103,21 @@ cli_fixture_nvml(const char *cmd, const char *root, char *out, size_t size)
 	}
 	str_copy(out, size, real);
 	return 0;
+}
+
+json_t *
+cli_bench_doc(const char *cmd, const char *path)
+{
+	json_error_t e;
+	json_t *doc = json_load_file(path, 0, &e);
+	const char *schema = doc ? json_string_value(json_object_get(doc, "schema")) : NULL;
+
+	if (!doc || !json_is_object(doc) || !schema || strcmp(schema, "gpudoctor/bench/1") ||
+	    !json_is_array(json_object_get(doc, "tests"))) {
+		fprintf(stderr, "gpudoctor %s: --bench '%s': not a gpudoctor bench --json document%s%s\n", cmd,
+			path, doc ? "" : ": ", doc ? "" : e.text);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
 }

@@ -1,6 +1,6 @@
 /*
  * cmd_report.c - `gpudoctor report`: doctor's facts and findings, and with
- * --log what a log says, as one report to paste into a bug tracker
+ * --log what a log says and with --bench a benchmark's figures, as one report to paste into a bug tracker
  * (Markdown, under GitHub's limit) or to open and print (one HTML file).
  * Redacted unless --no-redact.
  */
@@ -38,6 +38,7 @@ report_usage(FILE *out)
 		"                     script, nothing fetched; opens on a phone, prints)\n"
 		"  -o, --output FILE  write the report to FILE instead of standard output\n"
 		"  --log FILE         also explain this log (- = stdin) on this machine's facts\n"
+		"  --bench FILE       also the figures of a `gpudoctor bench --json` document\n"
 		"  --no-redact        keep user names, host names, UUIDs, serials, addresses\n"
 		"  --no-limit         Markdown: never cut (for a file to attach)\n"
 		"  --json             the report in a JSON object (\"text\": the report), with\n"
@@ -61,13 +62,14 @@ report_usage(FILE *out)
 
 enum {
 	OPT_FORMAT = 256, OPT_LOG, OPT_NO_REDACT, OPT_NO_LIMIT, OPT_JSON, OPT_FROM, OPT_ROOT,
-	OPT_LOAD_ROOT, OPT_DEEP, OPT_PYTHON, OPT_TIMEOUT, OPT_NO_LOAD, OPT_KB,
+	OPT_LOAD_ROOT, OPT_DEEP, OPT_PYTHON, OPT_TIMEOUT, OPT_NO_LOAD, OPT_KB, OPT_BENCH,
 };
 
 static const struct option report_options[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"output", required_argument, NULL, 'o'},
 	{"log", required_argument, NULL, OPT_LOG},
+	{"bench", required_argument, NULL, OPT_BENCH},
 	{"no-redact", no_argument, NULL, OPT_NO_REDACT},
 	{"no-limit", no_argument, NULL, OPT_NO_LIMIT},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -85,7 +87,7 @@ static const struct option report_options[] = {
 
 struct report_args {
 	enum report_format format;
-	const char *output, *log, *from, *root, *kbdir;
+	const char *output, *log, *from, *root, *kbdir, *bench;
 	bool redact, limit, json, timeout_given;
 	struct probe_opts po;
 };
@@ -118,6 +120,9 @@ parse(int argc, char **argv, struct report_args *a)
 			break;
 		case OPT_LOG:
 			a->log = optarg;
+			break;
+		case OPT_BENCH:
+			a->bench = optarg;
 			break;
 		case OPT_NO_REDACT:
 			a->redact = false;
@@ -290,6 +295,7 @@ cmd_report(int argc, char **argv)
 	char err[512];
 	const char *log_name = NULL;
 	enum severity worst;
+	json_t *bench = NULL;
 	int rc;
 
 	rc = parse(argc, argv, &a);
@@ -299,6 +305,8 @@ cmd_report(int argc, char **argv)
 		fprintf(stderr, "gpudoctor: --kb '%s': %s\n", a.kbdir, err);
 		return EXIT_TOOL_FAILED;
 	}
+	if (a.bench && !(bench = cli_bench_doc("report", a.bench)))
+		return EXIT_TOOL_FAILED;
 	if (a.log) {
 		if (explain_init(&x, err, sizeof(err)) < 0) {
 			fprintf(stderr, "gpudoctor: %s\n", err);
@@ -307,6 +315,7 @@ cmd_report(int argc, char **argv)
 		have_x = true;
 		if (cli_read_log(a.log, NULL, &x, &log_name) < 0) {
 			explain_release(&x);
+			json_decref(bench);
 			return EXIT_TOOL_FAILED;
 		}
 	}
@@ -317,6 +326,7 @@ cmd_report(int argc, char **argv)
 		free(f);
 		if (have_x)
 			explain_release(&x);
+		json_decref(bench);
 		return EXIT_TOOL_FAILED;
 	}
 	facts_clean_text(f); /* names others chose, shown to people */
@@ -336,6 +346,7 @@ cmd_report(int argc, char **argv)
 	in.fs = &fs;
 	in.x = have_x ? &x : NULL;
 	in.log_name = log_name;
+	in.bench = bench;
 	in.redact = a.redact;
 	in.limit = a.limit && a.format == REPORT_MARKDOWN ? REPORT_GITHUB_LIMIT : 0;
 	buf_init(&out);
@@ -359,6 +370,12 @@ cmd_report(int argc, char **argv)
 		worst = findings_worst(&fs);
 		if (have_x && explain_worst(&x) > worst)
 			worst = explain_worst(&x);
+		for (size_t k = 0; bench && k < json_array_size(json_object_get(bench, "findings")); k++) {
+			int sv = severity_parse(json_string_value(
+				json_object_get(json_array_get(json_object_get(bench, "findings"), k), "severity")));
+			if (sv > (int)worst)
+				worst = (enum severity)sv;
+		}
 		rc = (int)worst;
 	} else {
 		rc = EXIT_TOOL_FAILED;
@@ -368,6 +385,7 @@ cmd_report(int argc, char **argv)
 	if (have_x)
 		explain_release(&x);
 	free(f);
+	json_decref(bench);
 	kb_reset();
 	return rc;
 }

@@ -146,21 +146,6 @@ write_textfile(const char *dir, const struct buf *b)
 	return 0;
 }
 
-static json_t *
-load_bench(const char *path)
-{
-	json_error_t e;
-	json_t *doc = json_load_file(path, 0, &e);
-
-	if (!doc || !json_is_object(doc) || !json_is_array(json_object_get(doc, "tests"))) {
-		fprintf(stderr, "gpudoctor serve: --bench '%s': not a gpudoctor bench --json document%s%s\n", path,
-			doc ? "" : ": ", doc ? "" : e.text);
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
-
 int
 cmd_serve(int argc, char **argv)
 {
@@ -293,7 +278,7 @@ cmd_serve(int argc, char **argv)
 		have_web = true;
 		ho.web = &wc;
 	}
-	if (bench && !(st.bench = load_bench(bench)))
+	if (bench && !(st.bench = cli_bench_doc("serve", bench)))
 		return EXIT_TOOL_FAILED;
 	mo.sampler.slow_every = mo.sampler.interval_ms >= 5000 ? 1 : 5000 / mo.sampler.interval_ms;
 	mo.sampler.pcie_ms = 10000;

@@ -62,6 +62,11 @@ int cli_fixture_nvml(const char *cmd, const char *root, char *out, size_t size);
 
 struct explain;
 
+/* cli_facts.c: a `bench --json` document (schema gpudoctor/bench/1) read
+ * for cmd's --bench; NULL after one line on stderr. */
+struct json_t;
+struct json_t *cli_bench_doc(const char *cmd, const char *path);
+
 /* cli_log.c: stream a log into x (after explain_init): file (NULL or "-":
  * stdin) or message; *name is what messages call it. 0, or -1 after one
  * line on stderr (unreadable, empty, blank, UTF-16, binary). */

@@ -236,8 +236,11 @@ summary(struct rw *w, const struct facts *f)
 }
 
 /* Layer | Verdict: the worst finding of each layer, "ok" when none. */
+static enum severity bench_worst(const json_t *b);
+
 static void
-layers(struct rw *w, const struct facts *f, const struct findings *fs, const struct explain *x)
+layers(struct rw *w, const struct facts *f, const struct findings *fs, const struct explain *x,
+       const json_t *bench)
 {
 	static const char *const head[] = {"Layer", "Verdict"};
 	static const struct {
@@ -303,6 +306,22 @@ layers(struct rw *w, const struct facts *f, const struct findings *fs, const str
 		}
 		if (!n)
 			rw_text(w, "no known error");
+		rw_cell_end(w);
+		rw_row_end(w);
+	}
+	if (bench) {
+		enum severity sv = bench_worst(bench);
+		rw_row_begin(w);
+		rw_cell_begin(w);
+		rw_text(w, "the benchmark (bench)");
+		rw_cell_end(w);
+		rw_cell_begin(w);
+		if (sv > SEV_INFO) {
+			rw_strong(w, sev_word(sv));
+			rw_text(w, " (see the benchmark)");
+		} else {
+			rw_text(w, "ok");
+		}
 		rw_cell_end(w);
 		rw_row_end(w);
 	}
@@ -479,6 +498,102 @@ log_section(struct rw *w, const struct explain *x, const char *name)
 	buf_release(&h);
 }
 
+/* ---- a benchmark ------------------------------------------------------------------ */
+
+static const char *
+jstr(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+	return v ? v : "";
+}
+
+/* "88 %" of a share, "" when the document has none. */
+static void
+share(char *out, size_t size, const json_t *v)
+{
+	if (json_is_number(v))
+		snprintf(out, size, "%.0f %%", json_number_value(v) * 100);
+	else
+		str_copy(out, size, "");
+}
+
+static enum severity
+bench_worst(const json_t *b)
+{
+	enum severity worst = SEV_INFO;
+	size_t i;
+	json_t *fi;
+
+	json_array_foreach(json_object_get(b, "findings"), i, fi) {
+		int s = severity_parse(jstr(fi, "severity"));
+		if (s > (int)worst)
+			worst = (enum severity)s;
+	}
+	return worst;
+}
+
+static void
+bench_section(struct rw *w, const json_t *b)
+{
+	static const char *const head[] = {"test", "result", "of peak", "of reference", "state"};
+	const json_t *gpu = json_object_get(b, "gpu"), *t, *fi;
+	size_t i;
+
+	rw_heading(w, 2, "Benchmark (gpudoctor bench)");
+	rw_para_begin(w);
+	if (json_is_object(gpu)) {
+		rw_text(w, "Measured on ");
+		rw_text(w, jstr(gpu, "name"));
+		rw_textf(w, " (%s, compute %s)", jstr(gpu, "pci_bus_id"), jstr(gpu, "compute_capability"));
+	} else {
+		rw_text(w, "No GPU measured: ");
+		rw_text(w, jstr(b, "no_gpu"));
+	}
+	{
+		size_t n = 0, ok = 0;
+		json_array_foreach(json_object_get(b, "tests"), i, t) {
+			n++;
+			ok += json_is_true(json_object_get(t, "verified"));
+		}
+		rw_textf(w, "; each result the median of its timed runs, %zu of %zu checked against a "
+			    "reference computation.", ok, n);
+	}
+	rw_para_end(w);
+	rw_table_begin(w, 5, head);
+	json_array_foreach(json_object_get(b, "tests"), i, t) {
+		char value[64] = "", peak[16], ref[16], state[200];
+		const json_t *v = json_object_get(t, "value");
+
+		if (json_is_number(v))
+			snprintf(value, sizeof(value), "%.1f %s", json_number_value(v), jstr(t, "unit"));
+		share(peak, sizeof(peak), json_object_get(t, "of_peak"));
+		share(ref, sizeof(ref), json_object_get(t, "of_reference"));
+		if (json_is_false(json_object_get(t, "verified")))
+			snprintf(state, sizeof(state), "WRONG RESULT");
+		else if (*jstr(t, "error"))
+			snprintf(state, sizeof(state), "%s: %s", jstr(t, "state"), jstr(t, "error"));
+		else
+			snprintf(state, sizeof(state), "%s", jstr(t, "state"));
+		const char *cells[] = {jstr(t, "name"), value, peak, ref, state};
+		rw_row(w, cells);
+	}
+	rw_table_end(w);
+	if (json_array_size(json_object_get(b, "findings"))) {
+		rw_list_begin(w);
+		json_array_foreach(json_object_get(b, "findings"), i, fi) {
+			int sv = severity_parse(jstr(fi, "severity"));
+			rw_item_begin(w);
+			rw_strong(w, sev_word(sv < 0 ? SEV_INFO : (enum severity)sv));
+			rw_text(w, " ");
+			rw_code(w, jstr(fi, "id"));
+			rw_text(w, ": ");
+			rw_text(w, jstr(fi, "title"));
+			rw_item_end(w);
+		}
+		rw_list_end(w);
+	}
+}
+
 /* ---- the rest, collapsed ---------------------------------------------------------- */
 
 /* The verbose doctor report, one collapsed section per group of its parts. */
@@ -651,12 +766,14 @@ report_render(const struct report_input *in, enum report_format fmt, struct buf 
 
 	verdict(&w, in->f, in->fs, in->x);
 	summary(&w, in->f);
-	layers(&w, in->f, in->fs, in->x);
+	layers(&w, in->f, in->fs, in->x, in->bench);
 	if (in->more)
 		in->more(&w, in->more_arg);
 	findings(&w, in->fs);
 	if (in->x)
 		log_section(&w, in->x, in->log_name ? in->log_name : "log");
+	if (in->bench)
+		bench_section(&w, in->bench);
 	rw_heading(&w, 2, "Details");
 	doctor_parts(&w, in->f);
 	facts_section(&w, facts_text);

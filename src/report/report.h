@@ -2,7 +2,8 @@
  * report.h - the report to paste into a bug tracker or open in a browser:
  * a one-line verdict, a summary of the machine and a verdict per layer,
  * every finding with its evidence and fix, what a log says (explain), and
- * the rest collapsed (the full doctor report by part, the facts as JSON).
+ * with --bench a benchmark's figures, and the rest collapsed (the full
+ * doctor report by part, the facts as JSON).
  * One content (build.c), two forms: Markdown and one-file HTML. Redacted
  * by default (redact.h).
  */
@@ -18,6 +19,7 @@
 #include <stddef.h>
 
 struct rw;
+struct json_t;
 
 #define REPORT_GITHUB_LIMIT 65536u /* characters GitHub takes in an issue or comment */
 
@@ -31,6 +33,7 @@ struct report_input {
 	const struct findings *fs;
 	const struct explain *x;       /* a log's causes, or NULL */
 	const char *log_name;          /* what the log is called */
+	const struct json_t *bench;    /* a `bench --json` document, or NULL */
 	bool redact;                   /* hide users, hosts, UUIDs, serials, addresses */
 	size_t limit;                  /* Markdown: bytes at most, 0 none */
 	/* more sections after the layers' verdicts (serve's live GPU state),

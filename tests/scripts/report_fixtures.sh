@@ -27,11 +27,12 @@ report() {
 	name=$1
 	shift
 	# paths relative to the tree: the examples name the log so
-	if [ -f "$top/tests/report/$name.log" ]; then
-		(cd "$top" && "$bin" report --from "tests/report/machines/$name.json" --log "tests/report/$name.log" "$@")
-	else
-		(cd "$top" && "$bin" report --from "tests/report/machines/$name.json" "$@")
-	fi
+	(
+		cd "$top" || exit 3
+		[ -f "tests/report/machines/$name.bench.json" ] && set -- --bench "tests/report/machines/$name.bench.json" "$@"
+		[ -f "tests/report/$name.log" ] && set -- --log "tests/report/$name.log" "$@"
+		exec "$bin" report --from "tests/report/machines/$name.json" "$@"
+	)
 }
 
 examples_list="h200 nouveau-gtx1080 fw-tf215-and-tf-gpu stopped-process-holds-memory redaction-shared-server"
@@ -50,6 +51,10 @@ for m in $examples_list; do
 			"$(diff "$examples/$m.html" "$work/$m.html" | head -10)"
 	fi
 done
+grep -q '^| gemm\\_bf16 | 803.8 TFLOP/s | 81 % | 101 % | ok |$' "$work/h200.md" &&
+	grep -q '^| the benchmark (bench) | ok |$' "$work/h200.md" &&
+	pass "report --bench: the H200's figures in a table, a row of the layers' verdicts" ||
+	fail "report --bench" "$(grep -n 'gemm\\_bf16\|benchmark' "$work/h200.md" | head -3)"
 rcs=""
 for m in nouveau-gtx1080 fw-tf215-and-tf-gpu h200; do
 	report "$m" > /dev/null 2>&1
@@ -173,6 +178,7 @@ usage "--log that is missing" "cannot open '$work/missing.log'" --from "$f" --lo
 usage "--log that is empty" "is empty: nothing to explain" --from "$f" --log "$work/empty.log"
 usage "--from that is missing" "$work/none.json" --from "$work/none.json"
 usage "--from with --no-load" "does not apply to it" --from "$f" --no-load
+usage "--bench that is no bench document" "--bench '$f': not a gpudoctor bench --json document" --from "$f" --bench "$f"
 usage "--load-root without --root" "goes with --root" --load-root
 usage "--python that is not there" "--python '$work/nopython'" --python "$work/nopython" --no-load
 [ ! -e "$work/elsewhere.md" ] && pass "report -o: the link's target was not written" || fail "report -o followed the link"

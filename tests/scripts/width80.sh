@@ -102,6 +102,7 @@ check plan/macos-jax "$work" plan jax --no-probe --color never --python 3.12 --o
 # doctor -v on recorded machines (every library copy and probe note), and
 # on this one
 for m in "$here"/report/machines/*.json; do
+	case "$m" in *.bench.json) continue ;; esac
 	PATHS=1 check "doctor-v/$(basename "$m" .json)" "$work" doctor -v --color never --from "$m"
 done
 PATHS=1 check doctor-v/this-machine "$work" doctor -v --color never --no-load
