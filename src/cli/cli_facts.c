@@ -13,6 +13,7 @@
 #include "sys/root.h"
 #include "sys/trust.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -120,4 +121,27 @@ cli_bench_doc(const char *cmd, const char *path)
 		return NULL;
 	}
 	return doc;
+}
+
+int
+cli_check_pythons(struct probe_opts *po, const char *root)
+{
+	static char real[8][PATH_MAX];
+	int i;
+
+	for (i = 0; i < po->nextra_pythons && i < 8; i++) {
+		if (root) {
+			if (po->extra_pythons[i][0] != '/') {
+				fprintf(stderr, "gpudoctor: --python '%s': with --root, a path inside the tree "
+						"(starting with /)\n", po->extra_pythons[i]);
+				return -1;
+			}
+		} else if (!realpath(po->extra_pythons[i], real[i])) {
+			fprintf(stderr, "gpudoctor: --python '%s': %s\n", po->extra_pythons[i], strerror(errno));
+			return -1;
+		} else {
+			po->extra_pythons[i] = real[i];
+		}
+	}
+	return 0;
 }

@@ -83,7 +83,6 @@ cmd_doctor(int argc, char **argv)
 	struct findings fs;
 	struct facts *f;
 	bool timeout_given = false;
-	static char pybuf[8][PATH_MAX];
 	int c, rc;
 
 	optind = 1;
@@ -154,20 +153,8 @@ cmd_doctor(int argc, char **argv)
 	}
 	/* on this machine, a relative --python as the shell would take it, and
 	 * one that is not there said at once; under --root, a path in the tree */
-	for (c = 0; !from && c < po.nextra_pythons; c++) {
-		if (root) {
-			if (po.extra_pythons[c][0] != '/') {
-				fprintf(stderr, "gpudoctor: --python '%s': with --root, a path inside the tree (starting with /)\n",
-					po.extra_pythons[c]);
-				return EXIT_TOOL_FAILED;
-			}
-		} else if (!realpath(po.extra_pythons[c], pybuf[c])) {
-			fprintf(stderr, "gpudoctor: --python '%s': %s\n", po.extra_pythons[c], strerror(errno));
-			return EXIT_TOOL_FAILED;
-		} else {
-			po.extra_pythons[c] = pybuf[c];
-		}
-	}
+	if (!from && cli_check_pythons(&po, root) < 0)
+		return EXIT_TOOL_FAILED;
 	if (from && (po.no_driver_calls || timeout_given || po.nextra_pythons)) {
 		/* they change how a machine is probed; --from probes nothing */
 		fprintf(stderr, "gpudoctor: --from reads recorded facts: %s does not apply to it\n",

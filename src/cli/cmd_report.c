@@ -95,8 +95,7 @@ struct report_args {
 static int
 parse(int argc, char **argv, struct report_args *a)
 {
-	static char pybuf[8][PATH_MAX];
-	int c, i;
+	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->redact = a->limit = true;
@@ -198,20 +197,8 @@ parse(int argc, char **argv, struct report_args *a)
 		fprintf(stderr, "gpudoctor: --json prints to standard output: not with --output\n");
 		return -1;
 	}
-	for (i = 0; i < a->po.nextra_pythons; i++) {
-		if (a->root) {
-			if (a->po.extra_pythons[i][0] != '/') {
-				fprintf(stderr, "gpudoctor: --python '%s': with --root, a path inside the tree "
-						"(starting with /)\n", a->po.extra_pythons[i]);
-				return -1;
-			}
-		} else if (!realpath(a->po.extra_pythons[i], pybuf[i])) {
-			fprintf(stderr, "gpudoctor: --python '%s': %s\n", a->po.extra_pythons[i], strerror(errno));
-			return -1;
-		} else {
-			a->po.extra_pythons[i] = pybuf[i];
-		}
-	}
+	if (!a->from && cli_check_pythons(&a->po, a->root) < 0)
+		return -1;
 	return 0;
 }
 

@@ -62,6 +62,11 @@ int cli_fixture_nvml(const char *cmd, const char *root, char *out, size_t size);
 
 struct explain;
 
+/* cli_facts.c: each --python of po as the shell would take it (made
+ * absolute, and said at once when it is not there), or under root a path
+ * in the tree. 0, or -1 after a message. */
+int cli_check_pythons(struct probe_opts *po, const char *root);
+
 /* cli_facts.c: a `bench --json` document (schema gpudoctor/bench/1) read
  * for cmd's --bench; NULL after one line on stderr. */
 struct json_t;
