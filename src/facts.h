@@ -29,7 +29,7 @@
 #define MAX_LIBS 192
 #define MAX_PROCS 64
 #define MAX_DEVNODES 40
-#define MAX_ENV 16
+#define MAX_ENV 24
 #define MAX_LDPATH_DIRS 16
 #define MAX_PROBE_NOTES 32
 

@@ -243,6 +243,81 @@ check_device_order(const struct facts *f, struct findings *out)
 			"export CUDA_DEVICE_ORDER=PCI_BUS_ID");
 }
 
+/* ---- env.nccl_slow_path ---------------------------------------------------------- */
+
+/* NCCL settings that turn off its fast paths: each one set in this
+ * environment, with what NCCL does instead. Left set after debugging a
+ * hang, they cost collectives most of their speed without an error. */
+static void
+check_nccl(const struct facts *f, struct findings *out)
+{
+	static const struct {
+		const char *name, *does;
+		bool local;  /* about GPUs of this machine (else the network) */
+	} knobs[] = {
+		{"NCCL_P2P_DISABLE", "GPU-to-GPU copies go through host memory instead of NVLink or PCIe "
+				     "peer-to-peer", true},
+		{"NCCL_SHM_DISABLE", "processes on this machine exchange data through the network stack "
+				     "instead of shared memory", true},
+		{"NCCL_IB_DISABLE", "InfiniBand and RoCE are not used: traffic between machines goes over "
+				    "TCP sockets", false},
+		{"NCCL_NET_GDR_LEVEL", "GPUDirect RDMA is off: network traffic is staged through host memory",
+		 false},
+	};
+	const char *level = facts_env_value(f, "NCCL_P2P_LEVEL");
+	struct finding *fd = NULL;
+	bool local = false;
+	struct buf unset;
+	size_t i;
+
+	buf_init(&unset);
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		const char *v = facts_env_value(f, knobs[i].name);
+		bool off;
+		if (!v || !*v)
+			continue;
+		/* NCCL_NET_GDR_LEVEL turns GDR off at 0 / LOC; the others at any non-zero number */
+		off = !strcmp(knobs[i].name, "NCCL_NET_GDR_LEVEL") ? (!strcmp(v, "0") || !strcasecmp(v, "LOC"))
+								 : strcmp(v, "0") != 0;
+		if (!off)
+			continue;
+		if (!fd)
+			fd = findings_add(out, "env.nccl_slow_path", SEV_INFO,
+					  "NCCL settings turn off its fast paths");
+		finding_evidence(fd, "%s=%s: %s", knobs[i].name, v, knobs[i].does);
+		local |= knobs[i].local;
+		buf_addf(&unset, " %s", knobs[i].name);
+	}
+	if (level && (!strcmp(level, "0") || !strcasecmp(level, "LOC"))) {
+		if (!fd)
+			fd = findings_add(out, "env.nccl_slow_path", SEV_INFO, "NCCL settings turn off its fast paths");
+		finding_evidence(fd, "NCCL_P2P_LEVEL=%s: no GPU pair may use peer-to-peer", level);
+		local = true;
+		buf_adds(&unset, " NCCL_P2P_LEVEL");
+	}
+	if (!fd) {
+		buf_release(&unset);
+		return;
+	}
+	if (local && f->ngpus >= 2) {
+		fd->severity = SEV_WARN;
+		finding_evidence(fd, "this machine has %d GPUs, which NCCL would connect directly", f->ngpus);
+	}
+	{
+		struct buf b;
+		buf_init(&b);
+		buf_addf(&b, "Unless they work around a hang you have seen, remove them (where they are set: "
+			     "the shell, a job script, the container's environment):\n"
+			     "unset%s\n"
+			     "A hang that these settings hide is usually IOMMU or PCIe ACS blocking peer-to-peer; "
+			     "see which transport NCCL picks:\n"
+			     "export NCCL_DEBUG=INFO\n", unset.s);
+		finding_fix(fd, b.s);
+		buf_release(&b);
+	}
+	buf_release(&unset);
+}
+
 /* ---- env.ld_library_path_stale ------------------------------------------------------- */
 
 /* A stub libcuda in this LD_LIBRARY_PATH dir; *harmful when dlopen
@@ -418,6 +493,7 @@ rule_env(const struct facts *f, struct findings *out)
 {
 	check_visible_devices(f, out);
 	check_device_order(f, out);
+	check_nccl(f, out);
 	check_ld_library_path(f, out);
 	check_memory_growth(f, out);
 }

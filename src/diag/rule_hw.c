@@ -17,6 +17,7 @@
 #include "kb/runs_on.h"
 
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 
 
@@ -320,6 +321,129 @@ check_hybrid(const struct facts *f, struct findings *out)
 				"display.");
 }
 
+/* ---- hw.gpu_missing ------------------------------------------------------------ */
+
+/* Fewer GPUs answer NVML than sit on the PCI bus: one fell off the bus, is
+ * held by another driver (vfio-pci for a virtual machine) or was refused
+ * by the nvidia module. Not judged in a container (sysfs shows the host's
+ * GPUs, the container may be given some) nor for GPUs nouveau holds
+ * (kmod.nouveau_loaded says it). When none answers, the driver's own
+ * findings say why. */
+static void
+check_missing(const struct facts *f, struct findings *out)
+{
+	int i, nvml = f->driver.nvml_device_count, candidates = 0, missing = 0, vfio = 0;
+	struct finding *fd;
+	struct buf b;
+
+	/* none answering is the driver's findings' case (no visible device, init failed) */
+	if (f->ngpus < 2 || f->driver.nvml_state != CHILD_OK || f->driver.nvml_init_rc != 0 || nvml < 1 ||
+	    f->host.container)
+		return;
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++)
+		if (strcmp(f->gpus[i].kernel_driver, "nouveau"))
+			candidates++;
+	if (nvml >= candidates)
+		return;
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		if (g->nvml_valid || !strcmp(g->kernel_driver, "nouveau"))
+			continue;
+		missing++;
+		vfio += !strcmp(g->kernel_driver, "vfio-pci");
+	}
+	fd = findings_add(out, "hw.gpu_missing", missing && vfio == missing ? SEV_INFO : SEV_ERROR,
+			  "%d of the %d NVIDIA GPUs on the PCI bus do%s not answer the driver", candidates - nvml,
+			  candidates, candidates - nvml == 1 ? "es" : "");
+	finding_evidence(fd, "NVML counts %d GPU%s; /sys/bus/pci/devices lists %d", nvml, nvml == 1 ? "" : "s",
+			 candidates);
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		if (g->nvml_valid || !strcmp(g->kernel_driver, "nouveau"))
+			continue;
+		finding_evidence(fd, "%s %s: %s", g->pci_bus_id, g->name[0] ? g->name : "NVIDIA GPU",
+				 !g->kernel_driver[0] ? "bound to no kernel driver"
+				 : !strcmp(g->kernel_driver, "vfio-pci") ? "bound to vfio-pci (given to a virtual machine)"
+				 : !strcmp(g->kernel_driver, "nvidia") ? "bound to nvidia, but NVML does not list it"
+								       : "bound to another driver");
+	}
+	buf_init(&b);
+	if (missing && vfio == missing) {
+		buf_adds(&b, "The missing GPUs are bound to vfio-pci, as for passing them to a virtual machine. "
+			     "If that is meant, nothing is wrong; to use one here, unbind it from vfio-pci and "
+			     "remove its ID from the vfio-pci.ids kernel option:\n"
+			     "lspci -nnk -d 10de:\n");
+	} else {
+		buf_adds(&b, "A GPU that fell off the bus (Xid 79) or failed to start says so in the kernel "
+			     "log:\n"
+			     "sudo dmesg | grep -iE 'NVRM|Xid'\n"
+			     "lspci -nnk -d 10de:\n"
+			     "After Xid 79 or a GSP error (Xid 119, 120), reset the GPU or reboot; when it "
+			     "recurs, check its power cables, its seating and its temperature:\n");
+		for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+			const struct gpu_facts *g = &f->gpus[i];
+			if (!g->nvml_valid && strcmp(g->kernel_driver, "nouveau") && strcmp(g->kernel_driver, "vfio-pci"))
+				buf_addf(&b, "%snvidia-smi -r -i %s\n", f->host.uid ? "sudo " : "", g->pci_bus_id);
+		}
+	}
+	finding_fix(fd, b.s);
+	buf_release(&b);
+}
+
+/* ---- hw.mixed_models ----------------------------------------------------------- */
+
+/* Different GPU models in one machine: a job across them runs at the pace
+ * of the slowest and within the memory of the smallest. */
+static void
+check_mixed(const struct facts *f, struct findings *out)
+{
+	int i, j, best = -1, best_n = 0, models = 0;
+	struct finding *fd;
+	struct buf b;
+
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		int n = 0, seen = 0;
+		if (!g->name[0])
+			return;
+		for (j = 0; j < i; j++)
+			seen |= !strcmp(f->gpus[j].name, g->name);
+		if (seen)
+			continue;
+		for (j = i; j < f->ngpus && j < MAX_GPUS; j++)
+			n += !strcmp(f->gpus[j].name, g->name);
+		models++;
+		if (n > best_n) {
+			best_n = n;
+			best = i;
+		}
+	}
+	if (models < 2)
+		return;
+	fd = findings_add(out, "hw.mixed_models", SEV_INFO,
+			  "%d GPU models in one machine: a job across them runs at the slowest one's pace", models);
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		uint64_t mib = g->memory_total_mib ? g->memory_total_mib : g->kb_memory_mib;
+		if (mib)
+			finding_evidence(fd, "nvidia-smi %d: %s %s, compute %s, %" PRIu64 " MiB", i, g->pci_bus_id,
+					 g->name, g->compute_capability[0] ? g->compute_capability : "?", mib);
+		else
+			finding_evidence(fd, "nvidia-smi %d: %s %s, compute %s", i, g->pci_bus_id, g->name,
+					 g->compute_capability[0] ? g->compute_capability : "?");
+	}
+	buf_init(&b);
+	buf_adds(&b, "Run a job that uses several GPUs on GPUs of one model, named in nvidia-smi's order:\n"
+		     "export CUDA_DEVICE_ORDER=PCI_BUS_ID\n"
+		     "export CUDA_VISIBLE_DEVICES=");
+	for (i = 0, j = 0; i < f->ngpus && i < MAX_GPUS; i++)
+		if (!strcmp(f->gpus[i].name, f->gpus[best].name))
+			buf_addf(&b, "%s%d", j++ ? "," : "", i);
+	buf_addf(&b, "   # the %s%s\n", f->gpus[best].name, best_n > 1 ? "s" : "");
+	finding_fix(fd, b.s);
+	buf_release(&b);
+}
+
 void
 rule_hw(const struct facts *f, struct findings *out)
 {
@@ -328,4 +452,6 @@ rule_hw(const struct facts *f, struct findings *out)
 	check_memory_and_class(f, out);
 	check_link(f, out);
 	check_hybrid(f, out);
+	check_missing(f, out);
+	check_mixed(f, out);
 }

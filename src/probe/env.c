@@ -1,6 +1,6 @@
 /*
  * env.c - the environment variables that decide what a framework sees
- * (CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH, TF_*, XLA_FLAGS, ...) exactly as
+ * (CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH, TF_*, XLA_FLAGS, NCCL_*, ...) exactly as
  * this process has them, and each LD_LIBRARY_PATH directory: whether it
  * exists under the root, how many CUDA libraries it holds, and the CUDA
  * major of the libcudart there. Fills facts->env.
@@ -33,6 +33,12 @@ static const char *const watched[] = {
 	"NVIDIA_DRIVER_CAPABILITIES",
 	"CONDA_PREFIX",
 	"VIRTUAL_ENV",
+	"NCCL_P2P_DISABLE",
+	"NCCL_SHM_DISABLE",
+	"NCCL_IB_DISABLE",
+	"NCCL_NET_GDR_LEVEL",
+	"NCCL_P2P_LEVEL",
+	"NCCL_SOCKET_IFNAME",
 };
 
 /* File-name prefixes of the CUDA libraries counted in a directory. */

@@ -101,7 +101,15 @@ add_lib(struct facts *f, const char *name, const char *path, const char *soname,
 static inline void
 set_env(struct facts *f, const char *name, const char *value)
 {
-	struct env_var_facts *v = &f->env.vars[f->env.nvars++];
+	struct env_var_facts *v = NULL;
+	int i;
+
+	/* set again: the new value, as in a shell */
+	for (i = 0; i < f->env.nvars; i++)
+		if (!strcmp(f->env.vars[i].name, name))
+			v = &f->env.vars[i];
+	if (!v)
+		v = &f->env.vars[f->env.nvars++];
 
 	STR_COPY(v->name, name);
 	v->set = true;

@@ -223,6 +223,59 @@ test_memory_growth(void **state)
 	free(f);
 }
 
+static void
+test_nccl_slow_path(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.nccl_slow_path"));
+	findings_release(&fs);
+
+	/* set to 0: the fast path is on */
+	set_env(f, "NCCL_P2P_DISABLE", "0");
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.nccl_slow_path"));
+	findings_release(&fs);
+
+	/* one GPU: a note */
+	set_env(f, "NCCL_P2P_DISABLE", "1");
+	set_env(f, "NCCL_IB_DISABLE", "1");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.nccl_slow_path");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_INFO);
+	assert_true(evidence_has(fd, "NCCL_P2P_DISABLE=1: GPU-to-GPU copies go through host memory"));
+	assert_true(evidence_has(fd, "NCCL_IB_DISABLE=1: InfiniBand and RoCE are not used"));
+	assert_true(fix_has(fd, "unset NCCL_P2P_DISABLE NCCL_IB_DISABLE"));
+	findings_release(&fs);
+
+	/* two GPUs this machine would connect directly: a warning */
+	add_gpu(f, "00000000:00:07.0", 0x2335, "NVIDIA H200", "9.0");
+	set_env(f, "NCCL_P2P_LEVEL", "LOC");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.nccl_slow_path");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_true(evidence_has(fd, "NCCL_P2P_LEVEL=LOC: no GPU pair may use peer-to-peer"));
+	assert_true(evidence_has(fd, "this machine has 2 GPUs"));
+	assert_true(fix_has(fd, "unset NCCL_P2P_DISABLE NCCL_IB_DISABLE NCCL_P2P_LEVEL"));
+	findings_release(&fs);
+
+	/* only the network's knob on a machine of two GPUs: still a note */
+	set_env(f, "NCCL_P2P_DISABLE", "0");
+	set_env(f, "NCCL_P2P_LEVEL", "NVL");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.nccl_slow_path");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_INFO);
+	findings_release(&fs);
+	free(f);
+}
+
 int
 main(void)
 {
@@ -231,6 +284,7 @@ main(void)
 		cmocka_unit_test(test_device_order),
 		cmocka_unit_test(test_ld_library_path),
 		cmocka_unit_test(test_memory_growth),
+		cmocka_unit_test(test_nccl_slow_path),
 	};
 
 	return cmocka_run_group_tests_name("rules_env", tests, NULL, NULL);

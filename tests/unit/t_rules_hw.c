@@ -226,6 +226,111 @@ test_hybrid(void **state)
 	free(f);
 }
 
+/* Four A100s on the bus, NVML answers for three. */
+static struct facts *
+four_a100(void)
+{
+	struct facts *f = healthy_h200();
+	static const char *const bus[] = {"00000000:07:00.0", "00000000:0F:00.0", "00000000:47:00.0",
+					  "00000000:4E:00.0"};
+	int i;
+
+	f->ngpus = 0;
+	for (i = 0; i < 4; i++) {
+		struct gpu_facts *g = add_gpu(f, bus[i], 0x20b2, "NVIDIA A100-SXM4-80GB", "8.0");
+		STR_COPY(g->kernel_driver, "nvidia");
+		g->nvml_valid = true;
+		g->memory_total_mib = 81920;
+	}
+	f->driver.nvml_device_count = 4;
+	f->host.container = false; /* a server, not the reference VM's container */
+	return f;
+}
+
+static void
+test_gpu_missing(void **state)
+{
+	struct facts *f = four_a100();
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	run_rule(rule_hw, f, &fs);
+	assert_false(findings_has(&fs, "hw.gpu_missing"));
+	findings_release(&fs);
+
+	/* one fell off the bus: bound to nvidia, not in NVML */
+	f->gpus[2].nvml_valid = false;
+	f->driver.nvml_device_count = 3;
+	run_rule(rule_hw, f, &fs);
+	fd = find_id(&fs, "hw.gpu_missing");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_string_equal(fd->title, "1 of the 4 NVIDIA GPUs on the PCI bus does not answer the driver");
+	assert_true(evidence_has(fd, "NVML counts 3 GPUs; /sys/bus/pci/devices lists 4"));
+	assert_true(evidence_has(fd, "00000000:47:00.0 NVIDIA A100-SXM4-80GB: bound to nvidia, but NVML does not list it"));
+	assert_true(fix_has(fd, "sudo dmesg | grep -iE 'NVRM|Xid'"));
+	assert_true(fix_has(fd, "nvidia-smi -r -i 00000000:47:00.0"));
+	findings_release(&fs);
+
+	/* given to a virtual machine: a note */
+	STR_COPY(f->gpus[2].kernel_driver, "vfio-pci");
+	run_rule(rule_hw, f, &fs);
+	fd = find_id(&fs, "hw.gpu_missing");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_INFO);
+	assert_true(evidence_has(fd, "bound to vfio-pci"));
+	assert_false(fix_has(fd, "nvidia-smi -r"));
+	findings_release(&fs);
+
+	/* nouveau holds it: kmod.nouveau_loaded says so, not this rule */
+	STR_COPY(f->gpus[2].kernel_driver, "nouveau");
+	run_rule(rule_hw, f, &fs);
+	assert_false(findings_has(&fs, "hw.gpu_missing"));
+	findings_release(&fs);
+
+	/* in a container sysfs shows the host's GPUs: not judged */
+	STR_COPY(f->gpus[2].kernel_driver, "nvidia");
+	f->host.container = true;
+	run_rule(rule_hw, f, &fs);
+	assert_false(findings_has(&fs, "hw.gpu_missing"));
+	findings_release(&fs);
+
+	/* NVML did not start: nothing to compare */
+	f->host.container = false;
+	f->driver.nvml_init_rc = 9;
+	run_rule(rule_hw, f, &fs);
+	assert_false(findings_has(&fs, "hw.gpu_missing"));
+	findings_release(&fs);
+	free(f);
+}
+
+static void
+test_mixed_models(void **state)
+{
+	struct facts *f = four_a100();
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	run_rule(rule_hw, f, &fs);
+	assert_false(findings_has(&fs, "hw.mixed_models"));
+	findings_release(&fs);
+
+	STR_COPY(f->gpus[1].name, "NVIDIA A100-PCIE-40GB");
+	f->gpus[1].memory_total_mib = 40960;
+	run_rule(rule_hw, f, &fs);
+	fd = find_id(&fs, "hw.mixed_models");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_INFO);
+	assert_true(evidence_has(fd, "nvidia-smi 1: 00000000:0F:00.0 NVIDIA A100-PCIE-40GB, compute 8.0, 40960 MiB"));
+	/* the fix keeps a job on the three of one model, in nvidia-smi's order */
+	assert_true(fix_has(fd, "export CUDA_DEVICE_ORDER=PCI_BUS_ID"));
+	assert_true(fix_has(fd, "export CUDA_VISIBLE_DEVICES=0,2,3   # the NVIDIA A100-SXM4-80GBs"));
+	findings_release(&fs);
+	free(f);
+}
+
 int
 main(void)
 {
@@ -235,6 +340,8 @@ main(void)
 		cmocka_unit_test(test_low_vram_and_weak),
 		cmocka_unit_test(test_pcie),
 		cmocka_unit_test(test_hybrid),
+		cmocka_unit_test(test_gpu_missing),
+		cmocka_unit_test(test_mixed_models),
 	};
 
 	return cmocka_run_group_tests_name("rules_hw", tests, NULL, NULL);
