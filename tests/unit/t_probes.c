@@ -938,9 +938,12 @@ test_env(void **state)
 	setenv("CUDA_VISIBLE_DEVICES", "", 1);
 	setenv("XLA_FLAGS", "--xla_gpu_cuda_data_dir=/usr/local/cuda", 1);
 	unsetenv("TF_GPU_ALLOCATOR");
+	setenv("NCCL_P2P_DISABLE", "1", 1);
 	probe_env(f, &opts);
+	unsetenv("NCCL_P2P_DISABLE");
 
-	assert_int_equal(f->env.nvars, 14);
+	assert_int_equal(f->env.nvars, 20);
+	assert_string_equal(facts_env_value(f, "NCCL_P2P_DISABLE"), "1");
 	v = facts_env(f, "CUDA_VISIBLE_DEVICES");
 	assert_non_null(v);
 	assert_true(v->set);
