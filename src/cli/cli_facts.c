@@ -110,8 +110,18 @@ json_t *
 cli_bench_doc(const char *cmd, const char *path)
 {
 	json_error_t e;
-	json_t *doc = json_load_file(path, 0, &e);
-	const char *schema = doc ? json_string_value(json_object_get(doc, "schema")) : NULL;
+	struct stat st;
+	json_t *doc;
+	const char *schema;
+
+	/* real ones are a few KB: a file far larger is none */
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (16 << 20)) {
+		fprintf(stderr, "gpudoctor %s: --bench '%s': more than 16 MiB: not a gpudoctor bench --json "
+				"document\n", cmd, path);
+		return NULL;
+	}
+	doc = json_load_file(path, 0, &e);
+	schema = doc ? json_string_value(json_object_get(doc, "schema")) : NULL;
 
 	if (!doc || !json_is_object(doc) || !schema || strcmp(schema, "gpudoctor/bench/1") ||
 	    !json_is_array(json_object_get(doc, "tests"))) {

@@ -178,6 +178,8 @@ usage "--log that is missing" "cannot open '$work/missing.log'" --from "$f" --lo
 usage "--log that is empty" "is empty: nothing to explain" --from "$f" --log "$work/empty.log"
 usage "--from that is missing" "$work/none.json" --from "$work/none.json"
 usage "--from with --no-load" "does not apply to it" --from "$f" --no-load
+truncate -s 17M "$work/huge.json"
+usage "--bench larger than any bench document" "more than 16 MiB" --from "$f" --bench "$work/huge.json"
 usage "--bench that is no bench document" "--bench '$f': not a gpudoctor bench --json document" --from "$f" --bench "$f"
 usage "--load-root without --root" "goes with --root" --load-root
 usage "--python that is not there" "--python '$work/nopython'" --python "$work/nopython" --no-load
