@@ -25,6 +25,8 @@ gpu_facts_init(struct gpu_facts *g)
 	g->sm_clock_mhz = -1;
 	g->sm_clock_max_mhz = -1;
 	g->ecc_mode = -1;
+	g->nvlink_up = -1;
+	g->nvlink_down = -1;
 }
 
 void

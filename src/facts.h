@@ -107,6 +107,16 @@ struct gpu_facts {
 	int sm_clock_mhz, sm_clock_max_mhz; /* -1 unknown */
 	int ecc_mode;                /* -1 unknown, 0, 1 */
 	uint64_t ecc_uncorrected;    /* volatile, total */
+
+	/* Topology (NVML; probe/topology.c): this GPU's row of nvidia-smi's
+	 * matrices, one word per GPU of gpus[] in order ("X" for itself, "?"
+	 * unknown); "" when NVML gave none. */
+	char topology[F_TEXT];       /* topo -m: X NV18 PIX PXB PHB NODE SYS */
+	char p2p_read[F_TEXT];       /* topo -p2p r: X OK CNS GNS TNS DRK NS U */
+	char p2p_write[F_TEXT];      /* topo -p2p w */
+	char p2p_atomics[F_TEXT];    /* topo -p2p a */
+	char cpu_affinity[F_NAME];   /* the CPUs near it, as a list: "0-15,32-47" */
+	int nvlink_up, nvlink_down;  /* NVLinks active / inactive; -1 unknown */
 };
 
 /* Non-NVIDIA display controllers (the integrated GPU of a hybrid laptop). */

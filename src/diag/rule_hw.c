@@ -16,6 +16,7 @@
 #include "kb/kb.h"
 #include "kb/runs_on.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
@@ -444,6 +445,125 @@ check_mixed(const struct facts *f, struct findings *out)
 	buf_release(&b);
 }
 
+/* ---- hw.p2p_unavailable, hw.nvlink_down ------------------------------------------ */
+
+/* The word for GPU k in a row of words ("X OK TNS ..."), "" past the end. */
+static void
+word_at(const char *row, int k, char *out, size_t size)
+{
+	const char *p = row;
+	int i;
+
+	for (i = 0; i < k && *p; i++) {
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+	snprintf(out, size, "%.*s", (int)strcspn(p, " "), p);
+}
+
+static const char *
+p2p_meaning(const char *w)
+{
+	return !strcmp(w, "CNS") ? "the chipset does not support it"
+	       : !strcmp(w, "GNS") ? "the GPU does not support it"
+	       : !strcmp(w, "TNS") ? "the topology does not support it"
+	       : !strcmp(w, "DRK") ? "a driver setting disables it"
+	       : !strcmp(w, "NS")  ? "not supported"
+				   : "unknown";
+}
+
+/* GPU pairs without peer-to-peer reads (nvidia-smi topo -p2p r): copies
+ * and NCCL traffic between them go through host memory. */
+static void
+check_p2p(const struct facts *f, struct findings *out)
+{
+	bool fixable = false, seen[8] = {false};
+	static const char *const kinds[] = {"CNS", "GNS", "TNS", "DRK", "NS", "U"};
+	struct finding *fd = NULL;
+	int i, k, n = f->ngpus < MAX_GPUS ? f->ngpus : MAX_GPUS, pairs = 0, shown = 0;
+	struct buf b;
+
+	for (i = 0; i < n; i++)
+		for (k = i + 1; k < n; k++) {
+			char w[8], link[8];
+			size_t c;
+			word_at(f->gpus[i].p2p_read, k, w, sizeof(w));
+			if (!w[0] || !strcmp(w, "OK") || !strcmp(w, "X") || !strcmp(w, "?"))
+				continue;
+			word_at(f->gpus[i].topology, k, link, sizeof(link));
+			pairs++;
+			for (c = 0; c < sizeof(kinds) / sizeof(kinds[0]); c++)
+				if (!strcmp(w, kinds[c]))
+					seen[c] = true;
+			fixable |= strcmp(w, "TNS") && strcmp(w, "GNS");
+			if (!fd)
+				fd = findings_add(out, "hw.p2p_unavailable", SEV_INFO, "Peer-to-peer is unavailable "
+						  "between GPUs: their copies go through host memory");
+			if (shown++ < 8)
+				finding_evidence(fd, "GPU%d-GPU%d: %s (%s)%s%s", i, k, w, p2p_meaning(w),
+						 link[0] && strcmp(link, "?") ? ", connected " : "",
+						 link[0] && strcmp(link, "?") ? link : "");
+		}
+	if (!fd)
+		return;
+	if (shown > 8)
+		finding_evidence(fd, "and %d more pairs", shown - 8);
+	if (fixable)
+		fd->severity = SEV_WARN;
+	if (f->host.hypervisor[0])
+		finding_evidence(fd, "in a virtual machine (%s): the hypervisor decides whether GPUs may reach "
+				     "each other", f->host.hypervisor);
+	buf_init(&b);
+	if (seen[0] || seen[4] || seen[5])
+		buf_adds(&b, "PCIe Access Control Services (ACS) on the bridges, or the IOMMU, send peer "
+			     "traffic up to the CPU; on bare metal disable ACS in the firmware, or boot with "
+			     "iommu=pt (intel_iommu=on iommu=pt on Intel), and check:\n"
+			     "sudo lspci -vvv | grep -i acsctl\n"
+			     "nvidia-smi topo -p2p r\n");
+	if (seen[3])
+		buf_adds(&b, "A driver setting turns P2P off: remove the RMP2P entry of NVreg_RegistryDwords "
+			     "from /etc/modprobe.d and reload the driver.\n");
+	if (seen[2])
+		buf_adds(&b, "Across CPU sockets (SYS) peer-to-peer is not available on this platform: keep "
+			     "the GPUs of one job under one socket (nvidia-smi topo -m shows which), and NCCL "
+			     "uses shared memory between the others by itself.\n");
+	if (seen[1])
+		buf_adds(&b, "This GPU model has no peer-to-peer over PCIe (GeForce cards from the 40 "
+			     "series on): NCCL and the frameworks copy through host memory; nothing to fix.\n");
+	finding_fix(fd, b.s);
+	buf_release(&b);
+	(void)pairs;
+}
+
+/* Some of a GPU's NVLinks up and some down: a link that failed training
+ * or a cable/bridge fault; traffic then shares fewer links. */
+static void
+check_nvlink(const struct facts *f, struct findings *out)
+{
+	struct finding *fd = NULL;
+	int i;
+
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		if (g->nvlink_up <= 0 || g->nvlink_down <= 0)
+			continue;
+		if (!fd)
+			fd = findings_add(out, "hw.nvlink_down", SEV_WARN, "NVLinks are down: GPU traffic shares "
+					  "the links left");
+		finding_evidence(fd, "GPU%d %s (%s): %d of %d NVLinks down", i, g->name, g->pci_bus_id,
+				 g->nvlink_down, g->nvlink_up + g->nvlink_down);
+	}
+	if (!fd)
+		return;
+	finding_fix(fd, "See each link's state and its error counters:\n"
+			"nvidia-smi nvlink -s\n"
+			"nvidia-smi nvlink -e\n"
+			"On NVSwitch systems the fabric manager trains the links:\n"
+			"systemctl status nvidia-fabricmanager\n"
+			"A link that stays down after a reboot is a hardware fault (bridge, baseboard): "
+			"report it to the vendor with nvidia-bug-report.sh.");
+}
+
 void
 rule_hw(const struct facts *f, struct findings *out)
 {
@@ -454,4 +574,6 @@ rule_hw(const struct facts *f, struct findings *out)
 	check_hybrid(f, out);
 	check_missing(f, out);
 	check_mixed(f, out);
+	check_p2p(f, out);
+	check_nvlink(f, out);
 }

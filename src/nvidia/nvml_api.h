@@ -197,4 +197,36 @@ typedef nvmlReturn_t (*nvmlDeviceGetRetiredPages_fn)(nvmlDevice_t dev, int cause
 typedef nvmlReturn_t (*nvmlDeviceGetProcessUtilization_fn)(nvmlDevice_t dev,
 	nvmlProcessUtilizationSample_t *samples, unsigned int *count, unsigned long long last_seen);
 
+/* Topology (nvidia-smi topo -m, topo -p2p): nvmlGpuTopologyLevel_t,
+ * nvmlGpuP2PCapsIndex_t, nvmlGpuP2PStatus_t, nvmlIntNvLinkDeviceType_t. */
+#define NVML_TOPOLOGY_INTERNAL 0
+#define NVML_TOPOLOGY_SINGLE 10
+#define NVML_TOPOLOGY_MULTIPLE 20
+#define NVML_TOPOLOGY_HOSTBRIDGE 30
+#define NVML_TOPOLOGY_NODE 40
+#define NVML_TOPOLOGY_SYSTEM 50
+#define NVML_P2P_CAPS_INDEX_READ 0
+#define NVML_P2P_CAPS_INDEX_WRITE 1
+#define NVML_P2P_CAPS_INDEX_NVLINK 2
+#define NVML_P2P_CAPS_INDEX_ATOMICS 3
+#define NVML_P2P_STATUS_OK 0
+#define NVML_P2P_STATUS_CHIPSET_NOT_SUPPORTED 1
+#define NVML_P2P_STATUS_GPU_NOT_SUPPORTED 2
+#define NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED 3
+#define NVML_P2P_STATUS_DISABLED_BY_REGKEY 4
+#define NVML_P2P_STATUS_NOT_SUPPORTED 5
+#define NVML_P2P_STATUS_UNKNOWN 6
+#define NVML_NVLINK_MAX_LINKS 18
+#define NVML_NVLINK_DEVICE_TYPE_GPU 0
+#define NVML_NVLINK_DEVICE_TYPE_IBMNPU 1
+#define NVML_NVLINK_DEVICE_TYPE_SWITCH 2
+
+typedef nvmlReturn_t (*nvmlDeviceGetTopologyCommonAncestor_fn)(nvmlDevice_t a, nvmlDevice_t b, int *level);
+typedef nvmlReturn_t (*nvmlDeviceGetP2PStatus_fn)(nvmlDevice_t a, nvmlDevice_t b, int caps_index, int *status);
+typedef nvmlReturn_t (*nvmlDeviceGetNvLinkState_fn)(nvmlDevice_t dev, unsigned int link, int *is_active);
+typedef nvmlReturn_t (*nvmlDeviceGetNvLinkRemotePciInfo_fn)(nvmlDevice_t dev, unsigned int link,
+	nvmlPciInfo_t *pci);
+typedef nvmlReturn_t (*nvmlDeviceGetNvLinkRemoteDeviceType_fn)(nvmlDevice_t dev, unsigned int link, int *type);
+typedef nvmlReturn_t (*nvmlDeviceGetCpuAffinity_fn)(nvmlDevice_t dev, unsigned int n, unsigned long *mask);
+
 #endif

@@ -19,6 +19,7 @@
  * (diag/rule_driver.c), process liveness (procs.c).
  */
 #include "probe/probe.h"
+#include "probe/topology.h"
 #include "base/str.h"
 #include "base/vers.h"
 #include "base/xalloc.h"
@@ -106,6 +107,7 @@ struct nvml_answer {
 	struct nvml_dev_answer devs[MAX_GPUS];
 	int nprocs;
 	struct nvml_proc_answer procs[MAX_PROCS];
+	struct topo_answer topo;     /* how devs[] connect (probe/topology.c) */
 };
 #define NVML_STAGE1 offsetof(struct nvml_answer, init_rc)
 
@@ -358,6 +360,7 @@ struct nvml_syms {
 	nvmlDeviceGetTotalEccErrors_fn ecc_errors;
 	nvmlDeviceGetProcesses_fn compute_procs, graphics_procs;
 	int compute_procs_v, graphics_procs_v; /* name index: 2 = v1 layout */
+	struct topo_syms topo;
 };
 
 #define NVML_PROC_BATCH 64
@@ -384,7 +387,7 @@ nvml_procs(struct nvml_answer *a, nvmlDeviceGetProcesses_fn fn, int v1, nvmlDevi
 }
 
 static void
-nvml_device(const struct nvml_syms *s, struct nvml_answer *a, unsigned index)
+nvml_device(const struct nvml_syms *s, struct nvml_answer *a, unsigned index, nvmlDevice_t *handles)
 {
 	struct nvml_dev_answer *d = &a->devs[a->ndevs];
 	nvmlDevice_t h = NULL;
@@ -399,6 +402,7 @@ nvml_device(const struct nvml_syms *s, struct nvml_answer *a, unsigned index)
 
 	if (s->handle(index, &h) != NVML_SUCCESS)
 		return;
+	handles[a->ndevs] = h;
 	a->ndevs++;
 	d->temperature_c = d->power_mw = d->power_limit_mw = -1;
 	d->persistence = d->compute_mode = d->mig_mode = d->utilization = -1;
@@ -505,8 +509,16 @@ nvml_child(void *arg, int fd)
 		{{"nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v2",
 			 "nvmlDeviceGetGraphicsRunningProcesses"},
 			(void **)&s.graphics_procs, false, &s.graphics_procs_v},
+		{{"nvmlDeviceGetTopologyCommonAncestor"}, (void **)&s.topo.ancestor, false, NULL},
+		{{"nvmlDeviceGetP2PStatus"}, (void **)&s.topo.p2p, false, NULL},
+		{{"nvmlDeviceGetNvLinkState"}, (void **)&s.topo.link_state, false, NULL},
+		{{"nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo"},
+			(void **)&s.topo.link_remote, false, NULL},
+		{{"nvmlDeviceGetNvLinkRemoteDeviceType"}, (void **)&s.topo.link_type, false, NULL},
+		{{"nvmlDeviceGetCpuAffinity"}, (void **)&s.topo.cpu_affinity, false, NULL},
 	};
-	struct nvml_answer a;
+	static struct nvml_answer a;
+	nvmlDevice_t handles[MAX_GPUS];
 	const char *p;
 	unsigned n, i;
 	void *h;
@@ -540,7 +552,14 @@ nvml_child(void *arg, int fd)
 		if (s.count && s.count(&n) == NVML_SUCCESS) {
 			a.device_count = n > INT_MAX ? INT_MAX : (int)n;
 			for (i = 0; s.handle && i < n && a.ndevs < MAX_GPUS; i++)
-				nvml_device(&s, &a, i);
+				nvml_device(&s, &a, i, handles);
+			if (a.ndevs > 0) {
+				char bus[MAX_GPUS][NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+				int k;
+				for (k = 0; k < a.ndevs; k++)
+					STR_COPY(bus[k], a.devs[k].bus_id);
+				topology_ask(&s.topo, handles, bus, a.ndevs, &a.topo);
+			}
 		}
 	}
 	child_write(fd, (char *)&a + NVML_STAGE1, sizeof(a) - NVML_STAGE1);
@@ -940,6 +959,16 @@ finish_nvml(struct lib_job *j, struct facts *f)
 				a.devs[i].bus_id);
 	}
 	apply_nvml_procs(f, &a, n);
+	{
+		int map[MAX_GPUS];
+		a.topo.n = clamp_int(a.topo.n, 0, n);
+		for (i = 0; i < a.topo.n; i++) {
+			struct gpu_facts *gg = gpu_for_bus(f, a.devs[i].bus_id);
+			map[i] = gg ? (int)(gg - f->gpus) : -1;
+			TERMINATE(a.topo.cpus[i]);
+		}
+		topology_to_facts(&a.topo, map, f);
+	}
 }
 
 /* The driver_libs row of the libcuda that was loaded, else -1. */

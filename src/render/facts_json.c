@@ -129,6 +129,13 @@ static const struct field gpu_fields[] = {
 	FLD(gpu_facts, "sm_clock_max_mhz", FT_INT_OPT, sm_clock_max_mhz),
 	FLD(gpu_facts, "ecc_mode", FT_INT_OPT, ecc_mode),
 	FLD(gpu_facts, "ecc_uncorrected", FT_U64, ecc_uncorrected),
+	FLD(gpu_facts, "topology", FT_WORDS, topology),
+	FLD(gpu_facts, "p2p_read", FT_WORDS, p2p_read),
+	FLD(gpu_facts, "p2p_write", FT_WORDS, p2p_write),
+	FLD(gpu_facts, "p2p_atomics", FT_WORDS, p2p_atomics),
+	FLD(gpu_facts, "cpu_affinity", FT_STR, cpu_affinity),
+	FLD(gpu_facts, "nvlink_up", FT_INT_OPT, nvlink_up),
+	FLD(gpu_facts, "nvlink_down", FT_INT_OPT, nvlink_down),
 };
 
 static const struct field other_gpu_fields[] = {

@@ -10,6 +10,7 @@
 #include "render/wrap.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -160,6 +161,8 @@ link_speed(const char *s, char *out, size_t size)
 		out[strlen(out) - 5] = '\0';
 }
 
+static void topology(const struct out *w, const struct facts *f);
+
 static void
 section_hw(const struct out *w, const struct facts *f)
 {
@@ -210,6 +213,70 @@ section_hw(const struct out *w, const struct facts *f)
 		row(w, "other gpu", "%s [%04x:%04x], driver %s%s", o->pci_bus_id, o->vendor, o->device,
 		    o->kernel_driver[0] ? o->kernel_driver : "none",
 		    o->boot_vga ? ", primary display" : "");
+	}
+	topology(w, f);
+}
+
+/* One of nvidia-smi's matrices: a row per GPU of the words in field `off`
+ * of struct gpu_facts; with affinity, topo -m's CPU and NUMA columns. */
+static void
+matrix(const struct out *w, const struct facts *f, size_t off, bool affinity)
+{
+	int i, k, n = f->ngpus < MAX_GPUS ? f->ngpus : MAX_GPUS;
+	struct buf b;
+
+	buf_init(&b);
+	buf_adds(&b, "            ");
+	for (k = 0; k < n; k++)
+		buf_addf(&b, "GPU%-3d", k);
+	if (affinity)
+		buf_adds(&b, "CPU Affinity    NUMA Affinity");
+	for (i = -1; i < n; i++) {
+		if (i >= 0) {
+			const struct gpu_facts *g = &f->gpus[i];
+			char words[F_TEXT], *save = NULL, *t;
+
+			STR_COPY(words, (const char *)g + off);
+			buf_reset(&b);
+			buf_addf(&b, "      GPU%-2d ", i);
+			for (k = 0, t = strtok_r(words, " ", &save); k < n; k++, t = strtok_r(NULL, " ", &save))
+				buf_addf(&b, "%-6s", t ? t : "?");
+			if (affinity) {
+				buf_addf(&b, "%-16s", g->cpu_affinity[0] ? g->cpu_affinity : "N/A");
+				if (g->numa_node >= 0)
+					buf_addf(&b, "%d", g->numa_node);
+				else
+					buf_adds(&b, "N/A");
+			}
+		}
+		while (b.len && b.s[b.len - 1] == ' ')
+			b.s[--b.len] = '\0';
+		fprintf(w->fp, "%s\n", b.s);
+	}
+	buf_release(&b);
+}
+
+/* The GPUs' connections as nvidia-smi topo -m and topo -p2p r print them,
+ * with topo -m's legend (the words users know), for two GPUs or more. */
+static void
+topology(const struct out *w, const struct facts *f)
+{
+	if (f->ngpus < 2 || !f->gpus[0].topology[0])
+		return;
+	row(w, "topology", "as nvidia-smi topo -m:");
+	matrix(w, f, offsetof(struct gpu_facts, topology), true);
+	if (w->o->verbose)
+		wrap(w, 12, "X = self; SYS = across the CPU interconnect (QPI/UPI) between NUMA nodes; "
+			    "NODE = across PCIe host bridges within a NUMA node; PHB = through a PCIe host "
+			    "bridge (the CPU); PXB = across several PCIe bridges, not a host bridge; PIX = "
+			    "across at most one PCIe bridge; NV# = a bonded set of # NVLinks");
+	if (f->gpus[0].p2p_read[0]) {
+		row(w, "p2p read", "as nvidia-smi topo -p2p r:");
+		matrix(w, f, offsetof(struct gpu_facts, p2p_read), false);
+		if (w->o->verbose)
+			wrap(w, 12, "OK = supported; CNS = chipset not supported; GNS = GPU not supported; "
+				    "TNS = topology not supported; DRK = disabled by a driver setting; NS = not "
+				    "supported; U = unknown");
 	}
 }
 

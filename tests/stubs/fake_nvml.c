@@ -58,6 +58,28 @@ struct fake_proc {
 	long from, until;            /* listed at steps from <= step < until */
 };
 
+/* nvml_topo A|B|LEVEL and nvml_p2p A|B|READ|WRITE|ATOMICS, either order */
+#define FAKE_MAX_PAIRS 256
+struct fake_pair {
+	char a[32], b[32];
+	int level;                   /* -1 not given */
+	int p2p[4];                  /* by caps index: read, write, nvlink, atomics; -1 not given */
+};
+
+/* nvml_nvlink BUS|UP|DOWN|REMOTE: each of the device's links in order */
+#define FAKE_MAX_LINKS 512
+struct fake_link {
+	char bus[32];
+	int active;
+	char remote[32];             /* a bus id, or "switch" */
+};
+
+/* nvml_affinity BUS|HEXWORD,HEXWORD...: the mask's words, CPU 0 first */
+struct fake_aff {
+	char bus[32];
+	unsigned long long mask[4];
+};
+
 /* nvml_at STEP|BUS_ID|key=value,...: from that step on */
 struct fake_at {
 	long step;
@@ -81,6 +103,12 @@ static struct {
 	struct fake_proc procs[FAKE_MAX_PROCS];
 	int nat;
 	struct fake_at at[FAKE_MAX_AT];
+	int ntopo;
+	struct fake_pair topo[FAKE_MAX_PAIRS];  /* nvml_topo, nvml_p2p */
+	int nlinks;
+	struct fake_link links[FAKE_MAX_LINKS];  /* nvml_nvlink, expanded per link */
+	int naff;
+	struct fake_aff aff[FAKE_MAX_DEVS];
 } S;
 
 static void
@@ -107,6 +135,35 @@ parse_at(char **f, int n)
 				a->value = !strcmp(eq + 1, "-") ? UNSUPPORTED : strtoll(eq + 1, NULL, 0);
 			}
 	}
+}
+
+static int
+same_bus(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	return la >= 7 && lb >= 7 && !strcasecmp(a + la - 7, b + lb - 7);
+}
+
+/* The pair A, B (either order); a new one when add. */
+static struct fake_pair *
+pair_of(const char *a, const char *b, int add)
+{
+	int i;
+
+	for (i = 0; i < S.ntopo; i++)
+		if ((same_bus(S.topo[i].a, a) && same_bus(S.topo[i].b, b)) ||
+		    (same_bus(S.topo[i].a, b) && same_bus(S.topo[i].b, a)))
+			return &S.topo[i];
+	if (!add || S.ntopo >= FAKE_MAX_PAIRS)
+		return NULL;
+	memset(&S.topo[S.ntopo], 0, sizeof(S.topo[S.ntopo]));
+	snprintf(S.topo[S.ntopo].a, sizeof(S.topo[S.ntopo].a), "%s", a);
+	snprintf(S.topo[S.ntopo].b, sizeof(S.topo[S.ntopo].b), "%s", b);
+	S.topo[S.ntopo].level = -1;
+	for (i = 0; i < 4; i++)
+		S.topo[S.ntopo].p2p[i] = -1;
+	return &S.topo[S.ntopo++];
 }
 
 static void
@@ -148,6 +205,34 @@ on_line(const char *key, char **f, int n, void *ctx)
 		p->until = (long)fake_num(f, n, 5, -1);
 	} else if (!strcmp(key, "nvml_at")) {
 		parse_at(f, n);
+	} else if ((!strcmp(key, "nvml_topo") || !strcmp(key, "nvml_p2p")) && n >= 3) {
+		struct fake_pair *p = pair_of(f[0], f[1], 1);
+		if (!p)
+			return;
+		if (!strcmp(key, "nvml_topo")) {
+			p->level = (int)fake_num(f, n, 2, -1);
+		} else {
+			p->p2p[0] = (int)fake_num(f, n, 2, -1);
+			p->p2p[1] = (int)fake_num(f, n, 3, -1);
+			p->p2p[3] = (int)fake_num(f, n, 4, -1);
+		}
+	} else if (!strcmp(key, "nvml_nvlink") && n >= 4) {
+		long up = (long)fake_num(f, n, 1, 0), down = (long)fake_num(f, n, 2, 0), k;
+		for (k = 0; k < up + down && S.nlinks < FAKE_MAX_LINKS; k++) {
+			struct fake_link *l = &S.links[S.nlinks++];
+			fake_str(l->bus, sizeof(l->bus), f, n, 0);
+			l->active = k < up;
+			fake_str(l->remote, sizeof(l->remote), f, n, 3);
+		}
+	} else if (!strcmp(key, "nvml_affinity") && n >= 2 && S.naff < FAKE_MAX_DEVS) {
+		struct fake_aff *a = &S.aff[S.naff++];
+		char *p = f[1], *e;
+		int k;
+		fake_str(a->bus, sizeof(a->bus), f, n, 0);
+		for (k = 0; k < 4 && *p; k++) {
+			a->mask[k] = strtoull(p, &e, 16);
+			p = *e == ',' ? e + 1 : e;
+		}
 	}
 	(void)ctx;
 }
@@ -775,4 +860,108 @@ nvmlDeviceGetProcessUtilization(nvmlDevice_t h, nvmlProcessUtilizationSample_t *
 	(void)last_seen;
 	*count = n;
 	return n > cap ? NVML_ERROR_INSUFFICIENT_SIZE : NVML_SUCCESS;
+}
+
+/* ---- topology (nvml_topo, nvml_p2p, nvml_nvlink, nvml_affinity) ---------------- */
+
+nvmlReturn_t
+nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t a, nvmlDevice_t b, int *level)
+{
+	struct nvmlDevice_st *x, *y;
+	struct fake_pair *p;
+
+	CHECK_DEV(a, x);
+	CHECK_DEV(b, y);
+	p = pair_of(x->bus_id, y->bus_id, 0);
+	if (!p || p->level < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*level = p->level;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetP2PStatus(nvmlDevice_t a, nvmlDevice_t b, int caps, int *status)
+{
+	struct nvmlDevice_st *x, *y;
+	struct fake_pair *p;
+
+	CHECK_DEV(a, x);
+	CHECK_DEV(b, y);
+	p = pair_of(x->bus_id, y->bus_id, 0);
+	if (caps < 0 || caps > 3)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!p || p->p2p[caps] < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*status = p->p2p[caps];
+	return NVML_SUCCESS;
+}
+
+/* The device's link number `link`, NULL past its last. */
+static struct fake_link *
+link_of(const struct nvmlDevice_st *d, unsigned link)
+{
+	unsigned k = 0;
+	int i;
+
+	for (i = 0; i < S.nlinks; i++)
+		if (same_bus(S.links[i].bus, d->bus_id) && k++ == link)
+			return &S.links[i];
+	return NULL;
+}
+
+nvmlReturn_t
+nvmlDeviceGetNvLinkState(nvmlDevice_t h, unsigned int link, int *active)
+{
+	struct nvmlDevice_st *d;
+	struct fake_link *l;
+
+	CHECK_DEV(h, d);
+	if (!(l = link_of(d, link)))
+		return link == 0 ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_INVALID_ARGUMENT;
+	*active = l->active;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t h, unsigned int link, int *type)
+{
+	struct nvmlDevice_st *d;
+	struct fake_link *l;
+
+	CHECK_DEV(h, d);
+	if (!(l = link_of(d, link)))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*type = !strcmp(l->remote, "switch") ? NVML_NVLINK_DEVICE_TYPE_SWITCH : NVML_NVLINK_DEVICE_TYPE_GPU;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t h, unsigned int link, nvmlPciInfo_t *pci)
+{
+	struct nvmlDevice_st *d;
+	struct fake_link *l;
+
+	CHECK_DEV(h, d);
+	if (!(l = link_of(d, link)) || !pci)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	memset(pci, 0, sizeof(*pci));
+	snprintf(pci->busId, sizeof(pci->busId), "%s", !strcmp(l->remote, "switch") ? "00000000:99:00.0" : l->remote);
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+nvmlDeviceGetCpuAffinity(nvmlDevice_t h, unsigned int n, unsigned long *mask)
+{
+	struct nvmlDevice_st *d;
+	int i;
+
+	CHECK_DEV(h, d);
+	for (i = 0; i < S.naff; i++)
+		if (same_bus(S.aff[i].bus, d->bus_id)) {
+			unsigned k;
+			for (k = 0; k < n; k++)
+				mask[k] = k < 4 ? (unsigned long)S.aff[i].mask[k] : 0;
+			return NVML_SUCCESS;
+		}
+	return NVML_ERROR_NOT_SUPPORTED;
 }
