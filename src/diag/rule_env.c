@@ -217,16 +217,31 @@ check_device_order(const struct facts *f, struct findings *out)
 	struct finding *fd;
 	int i;
 
+	bool reordered = false;
+	int next = 0;
+
 	if (f->ngpus < 2 || (order && !strcmp(order, "PCI_BUS_ID")))
 		return;
 	for (i = 1; i < f->ngpus && i < MAX_GPUS; i++)
 		if (f->gpus[i].name[0] && f->gpus[0].name[0] && strcmp(f->gpus[i].name, f->gpus[0].name))
 			differ = true;
-	if (!differ)
+	/* with every GPU visible, CUDA's ordinals against the PCI order */
+	for (i = 0; !cvd && i < f->ngpus && i < MAX_GPUS; i++) {
+		if (f->gpus[i].cuda_index < 0)
+			continue;
+		reordered |= f->gpus[i].cuda_index != next;
+		next++;
+	}
+	if (!differ && !reordered)
 		return;
 	by_index = cvd && isdigit((unsigned char)cvd[0]);
-	fd = findings_add(out, "env.device_order", by_index ? SEV_WARN : SEV_INFO,
-			  "CUDA numbers these different GPUs fastest first, nvidia-smi by PCI bus");
+	if (reordered)
+		fd = findings_add(out, "env.device_order", SEV_WARN,
+				  "CUDA numbers the GPUs in another order than nvidia-smi: \"GPU 1\" is not "
+				  "the same board in both");
+	else
+		fd = findings_add(out, "env.device_order", by_index ? SEV_WARN : SEV_INFO,
+				  "CUDA numbers these different GPUs fastest first, nvidia-smi by PCI bus");
 	finding_evidence(fd, "CUDA_DEVICE_ORDER is %s%s", order ? order : "unset",
 			 order ? "" : " (CUDA's default: FASTEST_FIRST)");
 	for (i = 0; i < f->ngpus && i < MAX_GPUS && i < 8; i++) {

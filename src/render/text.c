@@ -258,9 +258,44 @@ matrix(const struct out *w, const struct facts *f, size_t off, bool affinity)
 
 /* The GPUs' connections as nvidia-smi topo -m and topo -p2p r print them,
  * with topo -m's legend (the words users know), for two GPUs or more. */
+/* The order table: each GPU's nvidia-smi index (the PCI order) beside the
+ * CUDA ordinal this process's environment gives it. */
+static void
+order(const struct out *w, const struct facts *f)
+{
+	const char *o = facts_env_value(f, "CUDA_DEVICE_ORDER");
+	struct buf a, b;
+	int i, known = 0;
+
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++)
+		known += f->gpus[i].cuda_index >= 0;
+	if (f->ngpus < 2 || !known)
+		return;
+	buf_init(&a);
+	buf_init(&b);
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		buf_addf(&a, "%-5d", i);
+		if (f->gpus[i].cuda_index >= 0)
+			buf_addf(&b, "%-5d", f->gpus[i].cuda_index);
+		else
+			buf_addf(&b, "%-5s", "-");
+	}
+	while (a.len && a.s[a.len - 1] == ' ')
+		a.s[--a.len] = '\0';
+	while (b.len && b.s[b.len - 1] == ' ')
+		b.s[--b.len] = '\0';
+	/* columns: printed as they are, never re-wrapped */
+	fprintf(w->fp, "  %-10snvidia-smi %s\n", "order", a.s);
+	fprintf(w->fp, "  %-10sCUDA       %s\n", "", b.s);
+	row(w, "", "CUDA_DEVICE_ORDER %s", o ? o : "unset: CUDA numbers the GPUs fastest first");
+	buf_release(&a);
+	buf_release(&b);
+}
+
 static void
 topology(const struct out *w, const struct facts *f)
 {
+	order(w, f);
 	if (f->ngpus < 2 || !f->gpus[0].topology[0])
 		return;
 	row(w, "topology", "as nvidia-smi topo -m:");

@@ -130,6 +130,26 @@ test_device_order(void **state)
 	assert_false(findings_has(&fs, "env.device_order"));
 	findings_release(&fs);
 	free(f);
+
+	/* two of one model that CUDA numbers the other way round */
+	f = two_gpus();
+	f->gpus[0].cuda_index = 1;
+	f->gpus[1].cuda_index = 0;
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.device_order");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_string_equal(fd->title, "CUDA numbers the GPUs in another order than nvidia-smi: \"GPU 1\" is "
+				       "not the same board in both");
+	assert_true(evidence_has(fd, "CUDA index 1"));
+	findings_release(&fs);
+	/* in PCI order: nothing */
+	f->gpus[0].cuda_index = 0;
+	f->gpus[1].cuda_index = 1;
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.device_order"));
+	findings_release(&fs);
+	free(f);
 }
 
 static void
