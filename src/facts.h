@@ -62,6 +62,8 @@ struct host_facts {
 	int secure_boot;             /* -1 unknown, 0 off, 1 on (efivars) */
 	char hypervisor[F_NAME];     /* "" none/unknown */
 
+	char cpus_allowed[F_TEXT];   /* the CPUs this process may run on (sched_getaffinity), as a
+	                                list "0-15"; only when probing the running system */
 	unsigned uid;                /* effective uid of the probing process */
 	unsigned gids[32];           /* its groups, gid first */
 	int ngids;

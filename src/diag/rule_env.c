@@ -19,6 +19,7 @@
 #include "base/vers.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -333,6 +334,95 @@ check_nccl(const struct facts *f, struct findings *out)
 	buf_release(&unset);
 }
 
+/* ---- env.cpu_affinity_remote ---------------------------------------------------- */
+
+#define AFF_BITS 1024
+
+/* A CPU list ("0-15,32-47") into bits; false when it is none. */
+static bool
+cpulist_bits(const char *s, unsigned char *bits)
+{
+	bool any = false;
+
+	memset(bits, 0, AFF_BITS / 8);
+	while (*s) {
+		char *e;
+		unsigned long a = strtoul(s, &e, 10), b = a, k;
+		if (e == s)
+			return false;
+		if (*e == '-') {
+			s = e + 1;
+			b = strtoul(s, &e, 10);
+			if (e == s)
+				return false;
+		}
+		for (k = a; k <= b && k < AFF_BITS; k++) {
+			bits[k / 8] |= (unsigned char)(1u << (k % 8));
+			any = true;
+		}
+		s = *e == ',' ? e + 1 : e;
+		if (*e && *e != ',')
+			return false;
+	}
+	return any;
+}
+
+/* The CPUs this process may use against each GPU's near CPUs: a job started
+ * from here reaches the GPUs across the CPU interconnect. */
+static void
+check_cpu_affinity(const struct facts *f, struct findings *out)
+{
+	unsigned char allowed[AFF_BITS / 8], near[AFF_BITS / 8];
+	int i, k, known = 0, far = 0;
+	struct finding *fd = NULL;
+	struct buf b;
+
+	if (!f->host.cpus_allowed[0] || !cpulist_bits(f->host.cpus_allowed, allowed))
+		return;
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
+		const struct gpu_facts *g = &f->gpus[i];
+		bool meet = false;
+		if (!g->cpu_affinity[0] || !cpulist_bits(g->cpu_affinity, near))
+			continue;
+		known++;
+		for (k = 0; k < AFF_BITS / 8 && !meet; k++)
+			meet = (allowed[k] & near[k]) != 0;
+		if (meet)
+			continue;
+		far++;
+		if (!fd)
+			fd = findings_add(out, "env.cpu_affinity_remote", SEV_INFO,
+					  "This process may run only on CPUs far from some GPUs");
+		if (g->numa_node >= 0)
+			finding_evidence(fd, "GPU%d %s: its CPUs are %s (NUMA node %d)", i, g->pci_bus_id,
+					 g->cpu_affinity, g->numa_node);
+		else
+			finding_evidence(fd, "GPU%d %s: its CPUs are %s", i, g->pci_bus_id, g->cpu_affinity);
+	}
+	if (!fd)
+		return;
+	if (far == known) {
+		fd->severity = SEV_WARN;
+		free(fd->title);
+		fd->title = strdup("This process may run only on CPUs far from every GPU: its data crosses "
+				   "the CPU interconnect");
+	}
+	finding_evidence(fd, "this process may run on CPUs %s", f->host.cpus_allowed);
+	buf_init(&b);
+	buf_adds(&b, "Start the job on the CPUs of its GPUs' NUMA node (nvidia-smi topo -m lists them), "
+		     "for example:\n");
+	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++)
+		if (f->gpus[i].cpu_affinity[0] && f->gpus[i].numa_node >= 0) {
+			buf_addf(&b, "numactl --cpunodebind=%d --membind=%d python3 train.py   # GPU%d\n",
+				 f->gpus[i].numa_node, f->gpus[i].numa_node, i);
+			break;
+		}
+	buf_adds(&b, "Under Slurm: srun --gpu-bind=closest; in a container: docker run --cpuset-cpus with "
+		     "the GPU's CPUs.\n");
+	finding_fix(fd, b.s);
+	buf_release(&b);
+}
+
 /* ---- env.ld_library_path_stale ------------------------------------------------------- */
 
 /* A stub libcuda in this LD_LIBRARY_PATH dir; *harmful when dlopen
@@ -509,6 +599,7 @@ rule_env(const struct facts *f, struct findings *out)
 	check_visible_devices(f, out);
 	check_device_order(f, out);
 	check_nccl(f, out);
+	check_cpu_affinity(f, out);
 	check_ld_library_path(f, out);
 	check_memory_growth(f, out);
 }

@@ -12,11 +12,13 @@
  * It records what it finds and judges nothing.
  */
 #include "probe/probe.h"
+#include "probe/topology.h"
 #include "base/str.h"
 #include "sys/root.h"
 
 #include <gnu/libc-version.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -386,8 +388,23 @@ probe_host(struct facts *f, const struct probe_opts *o)
 	}
 	probe_cpuinfo(h, f, &cs);
 	probe_arch(h, &cs);
-	if (root_is_host())
+	if (root_is_host()) {
+		cpu_set_t set;
 		STR_COPY(h->glibc_version, gnu_get_libc_version());
+		/* where a framework started from this shell may run, against each
+		 * GPU's CPU affinity (env.cpu_affinity_remote) */
+		CPU_ZERO(&set);
+		if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+			unsigned long mask[sizeof(set) / sizeof(unsigned long)];
+			unsigned k;
+			memset(mask, 0, sizeof(mask));
+			for (k = 0; k < CPU_SETSIZE; k++)
+				if (CPU_ISSET(k, &set))
+					mask[k / (8 * sizeof(unsigned long))] |= 1UL << (k % (8 * sizeof(unsigned long)));
+			topology_cpulist(mask, sizeof(mask) / sizeof(mask[0]), h->cpus_allowed,
+					 sizeof(h->cpus_allowed));
+		}
+	}
 	probe_wsl(h);
 	probe_container(h);
 	probe_secure_boot(h);

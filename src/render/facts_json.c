@@ -86,6 +86,7 @@ static const struct field host_fields[] = {
 	FLD(host_facts, "container_kind", FT_STR, container_kind),
 	FLD(host_facts, "secure_boot", FT_INT_OPT, secure_boot),
 	FLD(host_facts, "hypervisor", FT_STR, hypervisor),
+	FLD(host_facts, "cpus_allowed", FT_STR, cpus_allowed),
 	FLD(host_facts, "uid", FT_UINT, uid),
 	FLD(host_facts, "valid", FT_BOOL, valid),
 };

@@ -296,6 +296,51 @@ test_nccl_slow_path(void **state)
 	free(f);
 }
 
+static void
+test_cpu_affinity_remote(void **state)
+{
+	struct facts *f = two_gpus();
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	STR_COPY(f->gpus[0].cpu_affinity, "0-15,64-79");
+	f->gpus[0].numa_node = 0;
+	STR_COPY(f->gpus[1].cpu_affinity, "16-31,80-95");
+	f->gpus[1].numa_node = 1;
+	/* not probed (--from an older document, --root): nothing */
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.cpu_affinity_remote"));
+	findings_release(&fs);
+
+	/* the whole machine: near both */
+	STR_COPY(f->host.cpus_allowed, "0-95");
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.cpu_affinity_remote"));
+	findings_release(&fs);
+
+	/* bound to socket 0: far from GPU1 only, a note */
+	STR_COPY(f->host.cpus_allowed, "0-7");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.cpu_affinity_remote");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_INFO);
+	assert_true(evidence_has(fd, "GPU1 0000:00:07.0: its CPUs are 16-31,80-95 (NUMA node 1)"));
+	assert_false(evidence_has(fd, "GPU0 "));
+	assert_true(evidence_has(fd, "this process may run on CPUs 0-7"));
+	findings_release(&fs);
+
+	/* bound to CPUs near neither: a warning, with numactl */
+	STR_COPY(f->host.cpus_allowed, "32-47");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.cpu_affinity_remote");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_true(fix_has(fd, "numactl --cpunodebind=0 --membind=0 python3 train.py"));
+	findings_release(&fs);
+	free(f);
+}
+
 int
 main(void)
 {
@@ -305,6 +350,7 @@ main(void)
 		cmocka_unit_test(test_ld_library_path),
 		cmocka_unit_test(test_memory_growth),
 		cmocka_unit_test(test_nccl_slow_path),
+		cmocka_unit_test(test_cpu_affinity_remote),
 	};
 
 	return cmocka_run_group_tests_name("rules_env", tests, NULL, NULL);
