@@ -66,7 +66,6 @@ row(const struct out *w, const char *label, const char *fmt, ...)
 {
 	va_list ap;
 	struct buf b;
-
 	char first[32];
 
 	/* a long row wraps under its text; paths are never broken */
