@@ -14,6 +14,7 @@
 #include "sys/trust.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -113,16 +114,23 @@ cli_bench_doc(const char *cmd, const char *path)
 	struct stat st;
 	json_t *doc;
 	const char *schema;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 
-	/* real ones are a few KB: a file far larger is none */
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (16 << 20)) {
-		fprintf(stderr, "gpudoctor %s: --bench '%s': more than 16 MiB: not a gpudoctor bench --json "
-				"document\n", cmd, path);
+	if (fd < 0) {
+		fprintf(stderr, "gpudoctor %s: --bench '%s': %s\n", cmd, path, strerror(errno));
 		return NULL;
 	}
-	doc = json_load_file(path, 0, &e);
+	/* a regular file of a bench document's size: never a device, a FIFO, a
+	 * file that never ends (serve and report may read it as root) */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (16 << 20)) {
+		fprintf(stderr, "gpudoctor %s: --bench '%s': %s: not a gpudoctor bench --json document\n", cmd,
+			path, S_ISREG(st.st_mode) ? "more than 16 MiB" : "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	doc = json_loadfd(fd, 0, &e);
+	close(fd);
 	schema = doc ? json_string_value(json_object_get(doc, "schema")) : NULL;
-
 	if (!doc || !json_is_object(doc) || !schema || strcmp(schema, "gpudoctor/bench/1") ||
 	    !json_is_array(json_object_get(doc, "tests"))) {
 		fprintf(stderr, "gpudoctor %s: --bench '%s': not a gpudoctor bench --json document%s%s\n", cmd,

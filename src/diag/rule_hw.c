@@ -480,7 +480,7 @@ check_p2p(const struct facts *f, struct findings *out)
 	bool fixable = false, seen[8] = {false};
 	static const char *const kinds[] = {"CNS", "GNS", "TNS", "DRK", "NS", "U"};
 	struct finding *fd = NULL;
-	int i, k, n = f->ngpus < MAX_GPUS ? f->ngpus : MAX_GPUS, pairs = 0, shown = 0;
+	int i, k, n = f->ngpus < MAX_GPUS ? f->ngpus : MAX_GPUS, shown = 0;
 	struct buf b;
 
 	for (i = 0; i < n; i++)
@@ -491,7 +491,6 @@ check_p2p(const struct facts *f, struct findings *out)
 			if (!w[0] || !strcmp(w, "OK") || !strcmp(w, "X") || !strcmp(w, "?"))
 				continue;
 			word_at(f->gpus[i].topology, k, link, sizeof(link));
-			pairs++;
 			for (c = 0; c < sizeof(kinds) / sizeof(kinds[0]); c++)
 				if (!strcmp(w, kinds[c]))
 					seen[c] = true;
@@ -532,7 +531,6 @@ check_p2p(const struct facts *f, struct findings *out)
 			     "series on): NCCL and the frameworks copy through host memory; nothing to fix.\n");
 	finding_fix(fd, b.s);
 	buf_release(&b);
-	(void)pairs;
 }
 
 /* Some of a GPU's NVLinks up and some down: a link that failed training

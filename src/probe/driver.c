@@ -653,29 +653,6 @@ driver_probe_start(struct facts *f, const struct probe_opts *o)
 
 #define TERMINATE(a) ((a)[sizeof(a) - 1] = '\0')
 
-/* PCI bus id in sysfs form, "0000:06:00.0", from NVML's "00000000:06:00.0"
- * or CUDA's "0000:06:00.0", any case. Returns false (out = lower-cased
- * input) when it does not parse. */
-static bool
-bus_norm(const char *in, char *out, size_t size)
-{
-	unsigned long dom;
-	unsigned bus, dev, fn;
-	char tail;
-	size_t i;
-
-	if (sscanf(in, "%lx:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) == 4 &&
-	    dom <= 0xffffffffUL && bus <= 0xff && dev <= 0x1f && fn <= 7) {
-		str_fmt(out, size, "%04lx:%02x:%02x.%x", dom, bus, dev, fn);
-		return true;
-	}
-	str_copy(out, size, in);
-	for (i = 0; out[i]; i++)
-		if (out[i] >= 'A' && out[i] <= 'Z')
-			out[i] = (char)(out[i] - 'A' + 'a');
-	return false;
-}
-
 /* The gpus[] row for a bus id, a new one when PCI did not list it; NULL
  * when the id is empty or the table is full. */
 static struct gpu_facts *
@@ -687,9 +664,9 @@ gpu_for_bus(struct facts *f, const char *bus_id)
 
 	if (!bus_id[0])
 		return NULL;
-	bus_norm(bus_id, want, sizeof(want));
+	pci_bus_norm(bus_id, want, sizeof(want));
 	for (i = 0; i < f->ngpus && i < MAX_GPUS; i++) {
-		bus_norm(f->gpus[i].pci_bus_id, have, sizeof(have));
+		pci_bus_norm(f->gpus[i].pci_bus_id, have, sizeof(have));
 		if (!strcmp(want, have))
 			return &f->gpus[i];
 	}
@@ -813,7 +790,7 @@ apply_nvml_procs(struct facts *f, struct nvml_answer *a, int ndevs)
 
 		if (pa->dev < 0 || pa->dev >= ndevs)
 			continue;
-		bus_norm(a->devs[pa->dev].bus_id, bus, sizeof(bus));
+		pci_bus_norm(a->devs[pa->dev].bus_id, bus, sizeof(bus));
 		for (k = 0; k < f->nprocs && !dup; k++)
 			dup = f->procs[k].pid == pa->pid && !strcmp(f->procs[k].gpu_bus_id, bus);
 		if (dup)

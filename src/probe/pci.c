@@ -21,6 +21,7 @@
 #include "sys/root.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,4 +203,27 @@ probe_pci(struct facts *f, const struct probe_opts *o)
 	if (skipped)
 		facts_note(f, "pci", "%d display functions beyond the table size not recorded", skipped);
 	root_free_list(names, n);
+}
+
+/* PCI bus id in sysfs form, "0000:06:00.0", from NVML's "00000000:06:00.0"
+ * or CUDA's "0000:06:00.0", any case. Returns false (out = lower-cased
+ * input) when it does not parse. */
+bool
+pci_bus_norm(const char *in, char *out, size_t size)
+{
+	unsigned long dom;
+	unsigned bus, dev, fn;
+	char tail;
+	size_t i;
+
+	if (sscanf(in, "%lx:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) == 4 &&
+	    dom <= 0xffffffffUL && bus <= 0xff && dev <= 0x1f && fn <= 7) {
+		str_fmt(out, size, "%04lx:%02x:%02x.%x", dom, bus, dev, fn);
+		return true;
+	}
+	str_copy(out, size, in);
+	for (i = 0; out[i]; i++)
+		if (out[i] >= 'A' && out[i] <= 'Z')
+			out[i] = (char)(out[i] - 'A' + 'a');
+	return false;
 }

@@ -18,6 +18,7 @@
 #include "facts.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct probe_opts {
 	int timeout_ms;          /* for each child; default 5000 */
@@ -41,6 +42,10 @@ void probe_all(struct facts *f, const struct probe_opts *o);
 
 void probe_host(struct facts *f, const struct probe_opts *o);     /* host.c */
 void probe_pci(struct facts *f, const struct probe_opts *o);      /* pci.c */
+/* pci.c: a PCI bus id in sysfs form, "0000:06:00.0", from NVML's
+ * "00000000:06:00.0" or CUDA's "0000:06:00.0", any case; false (out = the
+ * input lower-cased) when it does not parse. */
+bool pci_bus_norm(const char *in, char *out, size_t size);
 void probe_kmod(struct facts *f, const struct probe_opts *o);     /* kmod.c */
 void probe_devnodes(struct facts *f, const struct probe_opts *o); /* devnodes.c */
 void probe_driverlibs(struct facts *f, const struct probe_opts *o); /* driverlibs.c */

@@ -3,20 +3,22 @@
  * written as nvidia-smi's matrices in the parent (see topology.h).
  */
 #include "probe/topology.h"
+#include "probe/probe.h"
 #include "base/buf.h"
 #include "base/str.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
-/* The last 7 characters of a bus id ("01:00.0"): NVML's domain width varies. */
+/* Whether two bus ids name one device, whatever the domain's width. */
 static bool
 same_bus(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b);
+	char x[32], y[32];
 
-	return la >= 7 && lb >= 7 && !strcasecmp(a + la - 7, b + lb - 7);
+	pci_bus_norm(a, x, sizeof(x));
+	pci_bus_norm(b, y, sizeof(y));
+	return !strcmp(x, y);
 }
 
 void

@@ -7,6 +7,7 @@
  * HTML say the same and every text is redacted on its way.
  */
 #include "report/report.h"
+#include "base/clean.h"
 #include "base/str.h"
 #include "render/facts_json.h"
 #include "render/render.h"
@@ -500,11 +501,20 @@ log_section(struct rw *w, const struct explain *x, const char *name)
 
 /* ---- a benchmark ------------------------------------------------------------------ */
 
+/* A string of the bench document, made safe to show on a terminal (the
+ * document is a file anyone may have written): at most 160 bytes, in one of
+ * four rotating buffers so a call can take several. */
 static const char *
 jstr(const json_t *o, const char *key)
 {
+	static char bufs[4][160];
+	static int next;
 	const char *v = json_string_value(json_object_get(o, key));
-	return v ? v : "";
+	char *b = bufs[next++ % 4];
+
+	str_copy(b, sizeof(bufs[0]), v ? v : "");
+	text_clean_str(b, sizeof(bufs[0]));
+	return b;
 }
 
 /* "88 %" of a share, "" when the document has none. */
@@ -742,7 +752,6 @@ report_render(const struct report_input *in, enum report_format fmt, struct buf 
 {
 	struct redact *rd = redact_new(in->redact);
 	struct rw w;
-	struct redact_counts rc;
 	char *facts_text, marker[256];
 	struct buf title;
 
@@ -778,12 +787,9 @@ report_render(const struct report_input *in, enum report_format fmt, struct buf 
 	doctor_parts(&w, in->f);
 	facts_section(&w, facts_text);
 
-	redact_counts(rd, &rc);
 	snprintf(marker, sizeof(marker), "gpudoctor %s report (facts %s)%s",
 		 in->f->tool_version[0] ? in->f->tool_version : GPUDOCTOR_VERSION, FACTS_SCHEMA,
 		 in->redact ? ", user names, host names, UUIDs, serial numbers and addresses redacted" : "");
-	/* the marker itself is not redacted: it names no one */
-	w.rd = NULL;
 	rw_end(&w, marker);
 	buf_add(out, w.out.s ? w.out.s : "", w.out.len);
 	rw_release(&w);

@@ -55,6 +55,16 @@ grep -q '^| gemm\\_bf16 | 803.8 TFLOP/s | 81 % | 101 % | ok |$' "$work/h200.md" 
 	grep -q '^| the benchmark (bench) | ok |$' "$work/h200.md" &&
 	pass "report --bench: the H200's figures in a table, a row of the layers' verdicts" ||
 	fail "report --bench" "$(grep -n 'gemm\\_bf16\|benchmark' "$work/h200.md" | head -3)"
+# a bench document is a file anyone may have written: its texts are cleaned
+jq '.tests[0].name = "d2d\u001b[2J\u001b]0;owned\u0007" | .tests[1].error = "bad\u001b[31m"
+	| .tests[1].state = "failed"' "$machines/h200.bench.json" > "$work/evil-bench.json"
+"$bin" report --from "$machines/h200.json" --bench "$work/evil-bench.json" > "$work/evil.md" 2>&1
+if ! grep -q "$(printf '\033')" "$work/evil.md" && ! grep -q "$(printf '\007')" "$work/evil.md" &&
+	grep -q '^| d2d' "$work/evil.md"; then
+	pass "report --bench: escape sequences in a bench document never reach the output"
+else
+	fail "report --bench: escape sequences" "$(grep -n 'd2d' "$work/evil.md" | head -2 | od -c | head -5)"
+fi
 rcs=""
 for m in nouveau-gtx1080 fw-tf215-and-tf-gpu h200; do
 	report "$m" > /dev/null 2>&1
@@ -179,6 +189,7 @@ usage "--log that is empty" "is empty: nothing to explain" --from "$f" --log "$w
 usage "--from that is missing" "$work/none.json" --from "$work/none.json"
 usage "--from with --no-load" "does not apply to it" --from "$f" --no-load
 truncate -s 17M "$work/huge.json"
+usage "--bench that is a device" "not a regular file" --from "$f" --bench /dev/zero
 usage "--bench larger than any bench document" "more than 16 MiB" --from "$f" --bench "$work/huge.json"
 usage "--bench that is no bench document" "--bench '$f': not a gpudoctor bench --json document" --from "$f" --bench "$f"
 usage "--load-root without --root" "goes with --root" --load-root
