@@ -37,8 +37,10 @@
 #define KW_RUN 0x1000000u        /* "docker run", "podman run": a container started here */
 #define KW_CODE 0x2000000u       /* how a status code's name begins (codes.h) */
 #define KW_FACT 0x4000000u       /* a statement of a version, a build, a GPU (logfacts.h) */
-#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE | KW_FACT)
+#define KW_TRIG 0x8000000u       /* a word that makes the line worth its cues (cues.h) */
+#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE | KW_FACT | KW_TRIG)
 #define MAX_HITS 64
+#define MAX_CUE_HITS 64
 #define MAX_GROUPS 10
 #define WINDOW 4096              /* bytes of a long line put to a regex */
 #define NORM_MAX 65536           /* longer lines are matched as they are */
@@ -53,6 +55,16 @@ static const char *const gpu_words[] = {
 static const char *const error_words[] = {
 	"error", "err:", "failed", "failure", "fatal", "exception", "abort", "cannot", "could not",
 	"couldn't", "unable to", "not found", "segmentation fault", NULL,
+};
+
+/* Words of the cues (cues.h) that lines without any other word above may
+ * state a cause with: a line is scanned for the cues' words only when the
+ * main scan found something, so that the cues' many common words do not
+ * slow down every line. */
+static const char *const trigger_words[] = {
+	"out of memory", "oom", "memory", "avx", "python", "nouveau", "paging file", "driver",
+	"secure boot", "lockdown", "insufficient", "incompatible", "not supported", "unsupported",
+	"not available", NULL,
 };
 
 /* Words that say the log comes from WSL2, where a missing libcuda means
@@ -156,19 +168,23 @@ explain_init(struct explain *x, char *err, size_t errsize)
 		str_copy(err, errsize, "the knowledge base has no log patterns (log_patterns.tsv)");
 		return -1;
 	}
-	/* the status codes after the table's rows: on a tie the table wins */
+	if (cue_table_build(&x->cues, err, errsize) < 0)
+		return -1;
+	/* the status codes after the table's rows (on a tie the table wins),
+	 * then the cues, which npats does not count */
 	x->code_rows = code_patterns(&x->ncode_rows);
-	if (x->ncode_rows) {
-		x->all = xcalloc(x->npats + x->ncode_rows, sizeof(*x->all));
-		memcpy(x->all, x->pats, x->npats * sizeof(*x->all));
+	x->all = xcalloc(x->npats + x->ncode_rows + x->cues.nrows + 1, sizeof(*x->all));
+	memcpy(x->all, x->pats, x->npats * sizeof(*x->all));
+	if (x->ncode_rows)
 		memcpy(x->all + x->npats, x->code_rows, x->ncode_rows * sizeof(*x->all));
-		x->pats = x->all;
-		x->npats += x->ncode_rows;
-	}
+	x->pats = x->all;
+	x->npats += x->ncode_rows;
+	if (x->cues.nrows)
+		memcpy(x->all + x->npats, x->cues.rows, x->cues.nrows * sizeof(*x->all));
 	/* expressions are compiled when their anchor is first seen (most
 	 * never are); every table was checked at load time (kb_schema.c) */
-	x->re = xcalloc(x->npats, sizeof(*x->re));
-	x->re_state = xcalloc(x->npats, sizeof(*x->re_state));
+	x->re = xcalloc(x->npats + x->cues.nrows, sizeof(*x->re));
+	x->re_state = xcalloc(x->npats + x->cues.nrows, sizeof(*x->re_state));
 	x->acm = acm_new();
 	for (i = 0; i < x->npats; i++) {
 		const struct kb_log_pattern *p = &x->pats[i];
@@ -189,6 +205,16 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	acm_add(x->acm, "CUDA_VISIBLE_DEVICES", strlen("CUDA_VISIBLE_DEVICES"), KW_CVD);
 	acm_add(x->acm, "docker run ", strlen("docker run "), KW_RUN);
 	acm_add(x->acm, "podman run ", strlen("podman run "), KW_RUN);
+	for (i = 0; trigger_words[i]; i++)
+		acm_add(x->acm, trigger_words[i], strlen(trigger_words[i]), KW_TRIG | (unsigned)i);
+	x->cue_acm = acm_new();
+	for (i = 0; i < x->cues.nwords; i++)
+		acm_add(x->cue_acm, x->cues.words[i].text, x->cues.words[i].len, (unsigned)i);
+	if (x->cues.nwords && acm_build(x->cue_acm) < 0) {
+		str_copy(err, errsize, "cannot build the cue matcher");
+		explain_release(x);
+		return -1;
+	}
 	for (i = 0; logfacts_anchor(i); i++)
 		acm_add(x->acm, logfacts_anchor(i), strlen(logfacts_anchor(i)), KW_FACT | (unsigned)i);
 	if (x->ncode_rows) {
@@ -236,12 +262,13 @@ explain_release(struct explain *x)
 	size_t i;
 
 	if (x->re && x->re_state)
-		for (i = 0; i < x->npats; i++)
+		for (i = 0; i < x->npats + x->cues.nrows; i++)
 			if (x->re_state[i] > 0)
 				regfree(&x->re[i]);
 	free(x->re);
 	free(x->re_state);
 	acm_free(x->acm);
+	acm_free(x->cue_acm);
 	for (i = 0; i < x->ncauses; i++)
 		explain_cause_release(&x->causes[i]);
 	free(x->causes);
@@ -253,6 +280,7 @@ explain_release(struct explain *x)
 	free(x->all);
 	code_patterns_release(x->code_rows, x->ncode_rows);
 	code_index_release(&x->codes);
+	cue_table_release(&x->cues);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -426,7 +454,7 @@ static void
 record(struct explain *x, size_t pi, const char *text, const regmatch_t *m, size_t ngroups,
        unsigned long line, enum explain_role role_override, const char *id_override)
 {
-	const struct kb_log_pattern *p = pi < x->npats ? &x->pats[pi] : NULL;
+	const struct kb_log_pattern *p = pi < x->npats + x->cues.nrows ? &x->pats[pi] : NULL;
 	enum explain_role role = p ? role_of(p->role) : role_override;
 	const char *id = p ? p->finding : id_override;
 	struct explain_cause *c = explain_cause_for(x, p, id, role);
@@ -543,14 +571,56 @@ join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	return false;
 }
 
+/* The cue the cleaned line states (cues.h), or SIZE_MAX: its words are
+ * looked for only when no row explains the line, so that the cues' many
+ * common words cost nothing on the lines the table knows. */
+static size_t
+line_cue(struct explain *x)
+{
+	struct acm_hit h[MAX_CUE_HITS];
+	size_t n, i, len = strlen(x->line);
+
+	if (!x->cues.nwords)
+		return SIZE_MAX;
+	memset(&x->cue_line, 0, sizeof(x->cue_line));
+	n = acm_scan(x->cue_acm, (const unsigned char *)x->line, len, h, MAX_CUE_HITS);
+	for (i = 0; i < n; i++)
+		cue_line_hit(&x->cue_line, &x->cues, h[i].id, (const unsigned char *)x->line, len,
+			     h[i].end);
+	return cue_line_pick(&x->cue_line, &x->cues);
+}
+
+/* Cue c's expression, when it has one, on the cleaned line: its groups in
+ * m (*ngroups of them, 0 without an expression); false when it does not
+ * match. */
+static bool
+cue_matches(struct explain *x, size_t c, regmatch_t *m, size_t *ngroups)
+{
+	size_t id = x->npats + c;
+
+	*ngroups = 0;
+	if (!x->pats[id].regex[0])
+		return true;
+	if (!x->re_state[id])
+		x->re_state[id] = regcomp(&x->re[id], x->pats[id].regex,
+					  REG_EXTENDED | REG_ICASE) ? -1 : 1;
+	if (x->re_state[id] < 0)
+		return false;
+	*ngroups = x->re[id].re_nsub + 1;
+	if (*ngroups > MAX_GROUPS)
+		*ngroups = MAX_GROUPS;
+	return regexec(&x->re[id], x->line, *ngroups, m, 0) == 0;
+}
+
 void
 explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned long line)
 {
 	struct acm_hit hits[MAX_HITS];
-	size_t n, i, best = SIZE_MAX, best_len = 0, best_rlen = 0, first_end = 0, off;
+	size_t n, i, best = SIZE_MAX, best_len = 0, best_rlen = 0, first_end = 0, off, row;
 	regmatch_t m[MAX_GROUPS], best_m[MAX_GROUPS];
 	size_t best_groups = 0;
-	bool gpu = false, error = false, anchor = false, stated = false;
+	bool gpu = false, error = false, anchor = false, stated = false, trigger = false;
+	size_t cue;
 	unsigned state;
 
 	x->lines = line;
@@ -603,6 +673,8 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			gpu = true;
 		else if (hits[i].id & KW_ERR)
 			error = true;
+		else if (hits[i].id & KW_TRIG)
+			trigger = true;
 		else if (hits[i].id & KW_CODE)
 			;                /* a code's beginning that names no code */
 		else if (!anchor) {
@@ -610,7 +682,7 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			first_end = hits[i].end;
 		}
 	}
-	if (!anchor && !(gpu && error))
+	if (!anchor && !gpu && !error && !trigger)
 		return;
 	/* a long line: the window around the first anchor */
 	off = 0;
@@ -671,17 +743,21 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		record(x, best, x->line, best_groups ? best_m : NULL, best_groups, line,
 		       EXPLAIN_CAUSE, NULL);
 		linememo_put(&x->memo, LINEMEMO_ROW, best, best_m, best_groups);
+	} else if (gpu && error && x->ncode_rows &&
+		   (row = code_by_number(&x->codes, x->pats, x->line)) != SIZE_MAX) {
+		/* a status code by number alone */
+		record(x, row, x->line, NULL, 0, line, EXPLAIN_CAUSE, NULL);
+		linememo_put(&x->memo, LINEMEMO_ROW, row, NULL, 0);
+	} else if ((cue = line_cue(x)) != SIZE_MAX && cue_matches(x, cue, m, &best_groups)) {
+		/* no message known, but the words of a cause */
+		record(x, x->npats + cue, x->line, best_groups ? m : NULL, best_groups, line,
+		       EXPLAIN_CAUSE, NULL);
+		linememo_put(&x->memo, LINEMEMO_ROW, x->npats + cue, m, best_groups);
 	} else if (gpu && error) {
-		/* a status code by number alone, else a line no row explains */
-		size_t row = x->ncode_rows ? code_by_number(&x->codes, x->pats, x->line) : SIZE_MAX;
-		if (row != SIZE_MAX) {
-			record(x, row, x->line, NULL, 0, line, EXPLAIN_CAUSE, NULL);
-			linememo_put(&x->memo, LINEMEMO_ROW, row, NULL, 0);
-		} else {
-			if (!stated)
-				record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
-			linememo_put(&x->memo, LINEMEMO_UNKNOWN, SIZE_MAX, NULL, 0);
-		}
+		/* a line no row explains */
+		if (!stated)
+			record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
+		linememo_put(&x->memo, LINEMEMO_UNKNOWN, SIZE_MAX, NULL, 0);
 	} else {
 		linememo_put(&x->memo, LINEMEMO_NOTHING, SIZE_MAX, NULL, 0);
 	}

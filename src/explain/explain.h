@@ -22,6 +22,7 @@
 #include "diag/finding.h"
 #include "explain/logread.h"
 #include "explain/codes.h"
+#include "explain/cues.h"
 #include "explain/linememo.h"
 #include "explain/logfacts.h"
 #include "facts.h"
@@ -92,13 +93,17 @@ struct explain_cause {
 struct explain {
 	/* the compiled pattern table */
 	struct acm *acm;
-	const struct kb_log_pattern *pats; /* the table's rows, then the status codes' (codes.h) */
+	struct acm *cue_acm;             /* the cues' words (cues.h) */
+	const struct kb_log_pattern *pats; /* the table's rows, then the status codes' (codes.h),
+	                                    then the cues' (cues.h: npats does not count them) */
 	size_t npats;
-	struct kb_log_pattern *all;      /* owned: pats when there are code rows */
+	struct kb_log_pattern *all;      /* owned: pats */
 	struct kb_log_pattern *code_rows;
 	size_t ncode_rows;
 	struct code_index codes;         /* the code rows by name (codes.h) */
-	regex_t *re;                     /* per pattern; compiled where re_state > 0 */
+	struct cue_table cues;           /* the cue table (cues.h): its rows follow pats */
+	struct cue_line cue_line;        /* scratch: the cues on the line being matched */
+	regex_t *re;                     /* per pattern and cue; compiled where re_state > 0 */
 	signed char *re_state;           /* 0 not yet compiled, 1 compiled, -1 does not compile */
 	/* what was read */
 	uint64_t bytes;

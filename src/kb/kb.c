@@ -86,6 +86,7 @@ LIST(kb_list_build_targets, struct kb_build_target, KB_BUILD_TARGETS)
 LIST(kb_list_arch_breakages, struct kb_arch_breakage, KB_ARCH_BREAKAGES)
 LIST(kb_list_error_codes, struct kb_error_code, KB_ERROR_CODES)
 LIST(kb_list_bench_reference, struct kb_bench_reference, KB_BENCH_REFERENCE)
+LIST(kb_list_log_cues, struct kb_log_cue, KB_LOG_CUES)
 
 int
 kb_info(enum kb_table t, struct kb_info *out)

@@ -35,6 +35,7 @@ enum kb_table {
 	KB_ARCH_BREAKAGES,
 	KB_ERROR_CODES,
 	KB_BENCH_REFERENCE,
+	KB_LOG_CUES,
 	KB_NTABLES
 };
 
@@ -226,6 +227,26 @@ struct kb_bench_reference {
 	const char *source;
 };
 
+/* log_cues.tsv: the words by which programs state a cause, for a line that
+ * no row of log_patterns.tsv matches. words: groups separated by " + ",
+ * each a list of alternatives separated by " | "; every group must be on
+ * the line, each word at a word start and, unless it ends in '*', at a
+ * word end. unless: alternatives that keep the cue silent. Sorted by key. */
+struct kb_log_cue {
+	const char *key;                 /* "cue.gpu_oom" */
+	const char *finding;
+	const char *severity;            /* error, warn, info */
+	const char *role;                /* cause, symptom */
+	const char *words;               /* "out of memory | oom + gpu | cuda" */
+	const char *unless;              /* "host memory | ram"; "" none */
+	const char *regex;               /* POSIX ERE for captures; "" none */
+	const char *captures;
+	const char *title;
+	const char *explain;
+	const char *fix;
+	const char *source;
+};
+
 /* ---- loading ---------------------------------------------------------- */
 
 /* Replace tables with the files found in dir (<dir>/cuda_driver.tsv, ...):
@@ -261,6 +282,7 @@ const struct kb_build_target *kb_list_build_targets(size_t *n);
 const struct kb_arch_breakage *kb_list_arch_breakages(size_t *n);
 const struct kb_error_code *kb_list_error_codes(size_t *n);
 const struct kb_bench_reference *kb_list_bench_reference(size_t *n);
+const struct kb_log_cue *kb_list_log_cues(size_t *n);
 
 /* What `compat --kb-info` prints per table. */
 struct kb_info {

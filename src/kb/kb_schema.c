@@ -74,6 +74,7 @@ check_build_target(const void *row, char *msg, size_t size)
 
 static const char *const severities[] = {"error", "warn", "info", NULL};
 static const char *const roles[] = {"cause", "symptom", "benign", NULL};
+static const char *const cue_roles[] = {"cause", "symptom", NULL};
 static const char *const frameworks[] = {
 	"tensorflow", "torch", "jax", "xla", "cuda", "cudnn", "cublas", "nccl", "nvml",
 	"docker", "wsl", "windows", "kernel", "python", "any", NULL,
@@ -131,17 +132,27 @@ static const char *const code_libraries[] = {
 	"cuda_runtime", "cuda_driver", "nvml", "cublas", "cudnn", "cudnn8", "nccl", NULL,
 };
 
+/* A finding ID of a known layer ("layer.name"). */
+static int
+check_finding(const char *finding, char *msg, size_t size)
+{
+	const char *dot = strchr(finding, '.');
+
+	if (!dot || !in_list(layers, finding, (size_t)(dot - finding)) || !dot[1]) {
+		str_fmt(msg, size, "finding %s is not layer.name with a known layer", finding);
+		return -1;
+	}
+	return 0;
+}
+
 /* A code's finding is an ID of a known layer; its name can be an anchor. */
 static int
 check_error_code(const void *row, char *msg, size_t size)
 {
 	const struct kb_error_code *r = row;
-	const char *dot = strchr(r->finding, '.');
 
-	if (!dot || !in_list(layers, r->finding, (size_t)(dot - r->finding)) || !dot[1]) {
-		str_fmt(msg, size, "finding %s is not layer.name with a known layer", r->finding);
+	if (check_finding(r->finding, msg, size) < 0)
 		return -1;
-	}
 	if (strlen(r->name) < 8 || strlen(r->name) > 200) {
 		str_fmt(msg, size, "name \"%s\" is shorter than 8 or longer than 200 characters", r->name);
 		return -1;
@@ -149,31 +160,16 @@ check_error_code(const void *row, char *msg, size_t size)
 	return 0;
 }
 
+/* A regex that compiles with one known capture name per group, and
+ * placeholders in title, explain and fix that name captures. */
 static int
-check_log_pattern(const void *row, char *msg, size_t size)
+check_captures(const char *regex, const char *captures, const char *title, const char *explain,
+	       const char *fix, char *msg, size_t size)
 {
-	const struct kb_log_pattern *r = row;
-	const char *dot = strchr(r->finding, '.');
 	size_t ncap = 0, i;
 	const char *w;
 
-	if (!dot || !in_list(layers, r->finding, (size_t)(dot - r->finding)) || !dot[1]) {
-		str_fmt(msg, size, "finding %s is not layer.name with a known layer", r->finding);
-		return -1;
-	}
-	if (!strcmp(r->role, "benign") &&
-	    (strcmp(r->finding, "rt.benign_warning") || strcmp(r->severity, "info"))) {
-		str_copy(msg, size, "a benign row is rt.benign_warning at severity info");
-		return -1;
-	}
-	/* a short anchor hits often: it counts only as a line's last word
-	 * (a regex ending in $), as the shell's "Killed" */
-	if (strlen(r->anchor) < 8 && (!r->regex[0] || r->regex[strlen(r->regex) - 1] != '$')) {
-		str_fmt(msg, size, "anchor \"%s\" is shorter than 8 characters and the regex "
-			"does not end the line ($)", r->anchor);
-		return -1;
-	}
-	for (w = r->captures; *w;) {
+	for (w = captures; *w;) {
 		size_t len = strcspn(w, " ");
 		if (len && !(len == 1 && *w == '-') && !in_list(kb_capture_names, w, len)) {
 			str_fmt(msg, size, "capture \"%.*s\" is not a known name", (int)len, w);
@@ -183,9 +179,9 @@ check_log_pattern(const void *row, char *msg, size_t size)
 		w += len;
 		w += *w == ' ';
 	}
-	if (r->regex[0]) {
+	if (regex[0]) {
 		regex_t re;
-		int rc = regcomp(&re, r->regex, REG_EXTENDED | REG_ICASE);
+		int rc = regcomp(&re, regex, REG_EXTENDED | REG_ICASE);
 		if (rc) {
 			char e[128];
 			regerror(rc, &re, e, sizeof(e));
@@ -203,11 +199,102 @@ check_log_pattern(const void *row, char *msg, size_t size)
 		str_copy(msg, size, "captures named without a regex");
 		return -1;
 	}
-	if (check_placeholders("title", r->title, r->captures, msg, size) < 0 ||
-	    check_placeholders("explain", r->explain, r->captures, msg, size) < 0 ||
-	    check_placeholders("fix", r->fix, r->captures, msg, size) < 0)
+	if (check_placeholders("title", title, captures, msg, size) < 0 ||
+	    check_placeholders("explain", explain, captures, msg, size) < 0 ||
+	    check_placeholders("fix", fix, captures, msg, size) < 0)
 		return -1;
 	return 0;
+}
+
+static int
+check_log_pattern(const void *row, char *msg, size_t size)
+{
+	const struct kb_log_pattern *r = row;
+
+	if (check_finding(r->finding, msg, size) < 0)
+		return -1;
+	if (!strcmp(r->role, "benign") &&
+	    (strcmp(r->finding, "rt.benign_warning") || strcmp(r->severity, "info"))) {
+		str_copy(msg, size, "a benign row is rt.benign_warning at severity info");
+		return -1;
+	}
+	/* a short anchor hits often: it counts only as a line's last word
+	 * (a regex ending in $), as the shell's "Killed" */
+	if (strlen(r->anchor) < 8 && (!r->regex[0] || r->regex[strlen(r->regex) - 1] != '$')) {
+		str_fmt(msg, size, "anchor \"%s\" is shorter than 8 characters and the regex "
+			"does not end the line ($)", r->anchor);
+		return -1;
+	}
+	return check_captures(r->regex, r->captures, r->title, r->explain, r->fix, msg, size);
+}
+
+/* A list of words "a | b*" (unless), or groups of them "a | b + c" (words):
+ * each word at least two characters of printable ASCII other than '|' and
+ * '+', a '*' only at its end. */
+static int
+check_cue_words(const char *col, const char *s, bool groups, char *msg, size_t size)
+{
+	int ngroups = 1;
+	const char *p = s;
+
+	while (*p) {
+		size_t n, k, lead = 0;
+		const char *w;
+
+		while (p[lead] == ' ')
+			lead++;
+		w = p + lead;
+		n = strcspn(w, "|+");
+		while (n && w[n - 1] == ' ')
+			n--;
+		if (n < 2) {
+			str_fmt(msg, size, "%s: an empty or one-character word in \"%s\"", col, s);
+			return -1;
+		}
+		for (k = 0; k < n; k++)
+			if ((unsigned char)w[k] < 0x20 || (unsigned char)w[k] > 0x7e ||
+			    (w[k] == '*' && k + 1 < n)) {
+				str_fmt(msg, size, "%s: \"%.*s\" is not a word (printable ASCII, "
+					"'*' only at its end)", col, (int)n, w);
+				return -1;
+			}
+		p = w + strcspn(w, "|+");
+		if (*p == '+') {
+			if (!groups) {
+				str_fmt(msg, size, "%s: groups (+) are for words only", col);
+				return -1;
+			}
+			ngroups++;
+		}
+		if (*p)
+			p++;
+		if (*p == '\0' && p[-1] != ' ' && (p[-1] == '|' || p[-1] == '+')) {
+			str_fmt(msg, size, "%s: ends with a separator", col);
+			return -1;
+		}
+	}
+	if (ngroups > 8) {
+		str_fmt(msg, size, "%s: more than 8 groups", col);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_log_cue(const void *row, char *msg, size_t size)
+{
+	const struct kb_log_cue *r = row;
+
+	if (check_finding(r->finding, msg, size) < 0)
+		return -1;
+	if (strncmp(r->key, "cue.", 4)) {
+		str_fmt(msg, size, "key %s does not begin with cue.", r->key);
+		return -1;
+	}
+	if (check_cue_words("words", r->words, true, msg, size) < 0 ||
+	    (r->unless[0] && check_cue_words("unless", r->unless, false, msg, size) < 0))
+		return -1;
+	return check_captures(r->regex, r->captures, r->title, r->explain, r->fix, msg, size);
 }
 
 const char *const kb_capture_names[] = {
@@ -458,6 +545,27 @@ const struct kb_schema kb_schemas[KB_NTABLES] = {
 			SRC(struct kb_bench_reference),
 		},
 		.nkeys = 2, .keys = {0, 1},
+	},
+	[KB_LOG_CUES] = {
+		.id = KB_LOG_CUES, .name = "log_cues", .file = "log_cues.tsv",
+		.ctype = "struct kb_log_cue", .row_size = sizeof(struct kb_log_cue),
+		.ncols = 12,
+		.cols = {
+			COL(struct kb_log_cue, key, KB_STR, KB_REQUIRED | KB_WLIST),
+			COL(struct kb_log_cue, finding, KB_STR, KB_REQUIRED | KB_WLIST),
+			COLA(struct kb_log_cue, severity, KB_REQUIRED, severities),
+			COLA(struct kb_log_cue, role, KB_REQUIRED, cue_roles),
+			COL(struct kb_log_cue, words, KB_STR, KB_REQUIRED),
+			COL(struct kb_log_cue, unless, KB_STR, 0),
+			COL(struct kb_log_cue, regex, KB_STR, 0),
+			COL(struct kb_log_cue, captures, KB_STR, 0),
+			COL(struct kb_log_cue, title, KB_STR, KB_REQUIRED),
+			COL(struct kb_log_cue, explain, KB_STR, KB_REQUIRED),
+			COL(struct kb_log_cue, fix, KB_STR, 0),
+			SRC(struct kb_log_cue),
+		},
+		.nkeys = 1, .keys = {0},
+		.check_row = check_log_cue,
 	},
 };
 

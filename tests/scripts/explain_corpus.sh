@@ -54,15 +54,15 @@ for f in tests/explain/hard/*.log; do
 	fi
 done
 
-# tests/explain/samples.tsv: one line per table row (KEY<TAB>a line it
-# must recognise); the row itself, or one of the same finding, must
+# tests/explain/samples.tsv: one line per table row or cue (KEY<TAB>a line
+# it must recognise); the row itself, or one of the same finding, must
 # answer it, so a new row cannot silently take another's messages.
 fails=0
 n=0
 while IFS="$(printf '\t')" read -r key line; do
 	[ -n "$key" ] || continue
 	n=$((n + 1))
-	want=$(awk -F'\t' -v k="$key" '$1 == k { print $2 }' data/kb/log_patterns.tsv)
+	want=$(awk -F'\t' -v k="$key" '$1 == k { print $2 }' data/kb/log_patterns.tsv data/kb/log_cues.tsv)
 	"$gd" explain --json -e "$line" > "$tmp/s.json" 2>/dev/null
 	got=$(jq -r '[.causes[] | .pattern] | join(" ")' "$tmp/s.json")
 	first=$(jq -r '.causes[0].id // "none"' "$tmp/s.json")
@@ -75,3 +75,11 @@ while IFS="$(printf '\t')" read -r key line; do
 	esac
 done < tests/explain/samples.tsv
 [ $fails -eq 0 ] && echo "ok explain samples: each of $n rows recognises its sample line"
+# every cue has its sample line
+nocue=$(awk -F'\t' 'FNR == NR { s[$1] = 1; next } /^cue\./ && !($1 in s) { printf " %s", $1 }' \
+	tests/explain/samples.tsv data/kb/log_cues.tsv)
+if [ -n "$nocue" ]; then
+	echo "not ok explain cue samples: no sample line for$nocue"
+else
+	echo "ok explain cue samples: every cue has a sample line"
+fi

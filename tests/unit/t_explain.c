@@ -239,22 +239,43 @@ static const char table[] =
 	"t.avx\trt.benign_warning\tinfo\tbenign\ttensorflow\toptimized to use available CPU\t\t\tcpu\tok\t\ts\n"
 	"t.ptx\tdriver.too_old\twarn\tcause\tcuda\tCUDA_ERROR_UNSUPPORTED_PTX_VERSION\t\t\tptx\told\t\ts\n";
 
+/* Cues of its own: two groups each, one silenced by "host memory", one
+ * with an expression that captures the compute capability. */
+static const char cues[] =
+	"key\tfinding\tseverity\trole\twords\tunless\tregex\tcaptures\ttitle\texplain\tfix\tsource\n"
+	"cue.t_oom\tmem.oom\terror\tcause\tout of memory | oom + gpu | cuda\thost memory\t\t\t"
+	"gpu oom\toom\t\ts\n"
+	"cue.t_build\tfw.cpu_only_build\terror\tcause\tnot compiled with | built without + cuda*\t\t\t\t"
+	"cpu build\tbuild\t\ts\n"
+	"cue.t_cc\thw.arch_too_old\terror\tcause\tnot supported + compute capability\t\t"
+	"capability ([0-9.]+)\tcc\tcc {cc}\told\t\ts\n";
+
+static int
+write_file(const char *dir, const char *name, const char *text)
+{
+	char path[128];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	if (!fp)
+		return -1;
+	fputs(text, fp);
+	return fclose(fp);
+}
+
 static int
 setup_kb(void **state)
 {
-	char path[128], err[512];
-	FILE *fp;
+	char err[512];
 
 	(void)state;
 	snprintf(kbdir, sizeof(kbdir), "/tmp/t_explain_kb.XXXXXX");
 	if (!mkdtemp(kbdir))
 		return -1;
-	snprintf(path, sizeof(path), "%s/log_patterns.tsv", kbdir);
-	fp = fopen(path, "w");
-	if (!fp)
+	if (write_file(kbdir, "log_patterns.tsv", table) < 0 ||
+	    write_file(kbdir, "log_cues.tsv", cues) < 0)
 		return -1;
-	fputs(table, fp);
-	fclose(fp);
 	if (kb_load_dir(kbdir, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
@@ -270,6 +291,8 @@ teardown_kb(void **state)
 	(void)state;
 	kb_reset();
 	snprintf(path, sizeof(path), "%s/log_patterns.tsv", kbdir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/log_cues.tsv", kbdir);
 	unlink(path);
 	rmdir(kbdir);
 	return 0;
@@ -484,6 +507,62 @@ harmless_only_is_healthy(void **state)
 	explain_release(&x);
 }
 
+/* A line no row explains is read by its words: every group, at word
+ * bounds, none silenced; a row of the table comes first. */
+static void
+cues_read_what_no_row_knows(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	/* the words of a cause, in a form no row knows */
+	run_text(&x, "fatal: GPU 0 ran Out Of Memory while loading\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "mem.oom");
+	assert_string_equal(x.causes[0].pattern->key, "cue.t_oom");
+	assert_int_equal(x.causes[0].role, EXPLAIN_CAUSE);
+	explain_release(&x);
+	/* '_' separates words; "oom" in "room" or "zoomed" is no word */
+	run_text(&x, "event gpu_oom_kill\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].pattern->key, "cue.t_oom");
+	explain_release(&x);
+	run_text(&x, "no room on the gpu; zoomed out\n");
+	assert_int_equal(x.ncauses, 0);
+	explain_release(&x);
+	/* one group alone says nothing; an unless word silences the cue (the
+	 * line is then an unexplained GPU error) */
+	run_text(&x, "out of memory\n");
+	assert_int_equal(x.ncauses, 0);
+	explain_release(&x);
+	run_text(&x, "error: CUDA kernel out of memory in host memory\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "rt.unknown");
+	explain_release(&x);
+	/* a '*' word is a prefix: "cuda*" in "CUDAExecutionProvider" */
+	run_text(&x, "this onnxruntime was built without CUDAExecutionProvider\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "fw.cpu_only_build");
+	explain_release(&x);
+	/* a cue's expression captures what the title names */
+	run_text(&x, "Device compute capability 3.0 not supported\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "hw.arch_too_old");
+	assert_string_equal(x.causes[0].title, "cc 3.0");
+	explain_release(&x);
+	/* a row of the table before the words of a cue */
+	run_text(&x, "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0)\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].pattern->key, "t.oom");
+	explain_release(&x);
+	/* a shape seen before gives the same cue (linememo) */
+	run_text(&x, "step 1: GPU 0 out of memory\nstep 2: GPU 0 out of memory\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_int_equal(x.causes[0].count, 2);
+	assert_string_equal(x.causes[0].pattern->key, "cue.t_oom");
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -502,6 +581,7 @@ main(void)
 		cmocka_unit_test(errors_before_warnings_and_unknown_last),
 		cmocka_unit_test(memory_stays_flat),
 		cmocka_unit_test(harmless_only_is_healthy),
+		cmocka_unit_test(cues_read_what_no_row_knows),
 	};
 
 	return cmocka_run_group_tests(tests, setup_kb, teardown_kb);

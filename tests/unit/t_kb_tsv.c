@@ -226,6 +226,43 @@ test_errors(void **state)
 
 /* Several errors are all reported, one per line; the err buffer is never
  * overrun however small. */
+#define CUE_HDR "key\tfinding\tseverity\trole\twords\tunless\tregex\tcaptures\ttitle\texplain\tfix\tsource\n"
+
+/* log_cues: words in groups, a '*' only at a word's end, cue.* keys,
+ * expressions and captures as log_patterns' */
+static void
+test_log_cues(void **state)
+{
+	struct kb_tsv t;
+	const struct kb_log_cue *r;
+
+	(void)state;
+	assert_int_equal(parse(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tcause\t"
+				"out of memory | oom* + gpu\tram\t\t\tt\te\t\tsrc doc\n", &t), 0);
+	r = t.rows;
+	assert_string_equal(r->words, "out of memory | oom* + gpu");
+	kb_tsv_release(&t);
+	expect_error(KB_LOG_CUES, CUE_HDR "a\tmem.oom\terror\tcause\tx1 + y1\t\t\t\tt\te\t\tsrc doc\n",
+		     "x.tsv:2: key a does not begin with cue.");
+	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tcause\tx*y + zz\t\t\t\tt\te\t\tsrc doc\n",
+		     "x.tsv:2: words: \"x*y\" is not a word");
+	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tcause\tab |  | cd\t\t\t\tt\te\t\tsrc doc\n",
+		     "x.tsv:2: words: an empty or one-character word");
+	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tcause\tab + cd +\t\t\t\tt\te\t\tsrc doc\n",
+		     "x.tsv:2: words: ends with a separator");
+	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tcause\t"
+		     "a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9\t\t\t\tt\te\t\tsrc doc\n",
+		     "x.tsv:2: words: more than 8 groups");
+	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tcause\tab\tcd + ef\t\t\tt\te\t\tsrc doc\n",
+		     "x.tsv:2: unless: groups (+) are for words only");
+	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tbenign\tab\t\t\t\tt\te\t\tsrc doc\n",
+		     "x.tsv:2: role");
+	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tcause\tab\t\tcc ([0-9]+)\t\tt\te\t\tsrc doc\n",
+		     "x.tsv:2: regex has 1 groups but 0 captures are named");
+	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmemoom\terror\tcause\tab\t\t\t\tt\te\t\tsrc doc\n",
+		     "x.tsv:2: finding memoom is not layer.name");
+}
+
 static void
 test_error_list(void **state)
 {
@@ -446,6 +483,7 @@ main(void)
 		cmocka_unit_test(test_good_table),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_list),
+		cmocka_unit_test(test_log_cues),
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_mangled),
 		cmocka_unit_test(test_load_dir),
