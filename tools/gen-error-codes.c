@@ -149,6 +149,10 @@ static const struct {
 	{"CUDA_ERROR_INVALID_PC", "rt.kernel_fault"},
 	{"cudaErrorLaunchTimeout", "rt.kernel_fault"},
 	{"CUDA_ERROR_LAUNCH_TIMEOUT", "rt.kernel_fault"},
+	/* peer access between two GPUs that have no P2P path (nvidia-smi
+	 * topo -p2p r: CNS, GNS, TNS) */
+	{"cudaErrorPeerAccessUnsupported", "hw.p2p_unavailable"},
+	{"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", "hw.p2p_unavailable"},
 	{"cudaErrorECCUncorrectable", "rt.xid_error"},
 	{"CUDA_ERROR_ECC_UNCORRECTABLE", "rt.xid_error"},
 	{"NVML_ERROR_LIB_RM_VERSION_MISMATCH", "driver.version_mismatch"},
