@@ -30,6 +30,8 @@ const struct bench_test_info bench_tests[BENCH_NTESTS] = {
 	[BENCH_GEMM_BF16] = {"gemm_bf16", "gemm", "TFLOP/s", "matrix multiply, BF16"},
 	[BENCH_GEMM_FP8] = {"gemm_fp8", "gemm", "TFLOP/s", "matrix multiply, FP8 (e4m3)"},
 	[BENCH_CPU_SGEMM] = {"cpu_sgemm", "cpu", "GFLOP/s", "matrix multiply on the CPU, FP32"},
+	[BENCH_P2P_COPY] = {"p2p_copy", "multi", "GB/s", "GPU to GPU, the copy engine, peer access on"},
+	[BENCH_NCCL_ALLREDUCE] = {"nccl_allreduce", "multi", "GB/s", "NCCL all-reduce across the GPUs, bus bandwidth"},
 };
 
 static const char *const state_names[] = {
@@ -77,54 +79,69 @@ trusted(const char *path)
 	return path[0] && realpath(path, real) && trust_path(real, getuid(), why, sizeof(why));
 }
 
-void
-bench_find_libraries(const struct facts *f, struct bench_opts *o)
+/* The copy of a CUDA library (its facts name: "cublasLt", "nccl"; its
+ * soname's start: "libcublasLt.so") that bench loads: the one the active
+ * environment's frameworks load, else the newest on the machine; only
+ * files no other user can change. */
+static void
+find_cuda_lib(const struct facts *f, const char *name, const char *soname, char *out, size_t size)
 {
-	static const char *const blas[] = {
-		"libopenblas.so.0", "libblis.so.4", "libmkl_rt.so.2", "libmkl_rt.so", "libblas.so.3", NULL,
-	};
 	const struct python_env_facts *e = facts_active_env(f);
-	const struct ldcache *lc = ldcache_system();
 	const char *best = NULL, *best_v = "";
 	int i, j, k;
 
-	o->cublaslt[0] = o->blas[0] = '\0';
+	out[0] = '\0';
 	if (!root_is_host()) {
-		/* a fixture tree (--root --load-root): its driver libraries as
-		 * the probes loaded them, its cuBLASLt; the CPU is this machine's
-		 * and is not what the tree describes */
-		o->libcuda[0] = o->nvml[0] = '\0';
-		if (f->driver.cuda_state == CHILD_OK && f->driver.cuda_loaded_path[0])
-			root_path(f->driver.cuda_loaded_path, o->libcuda, sizeof(o->libcuda));
-		if (f->driver.nvml_state == CHILD_OK && f->driver.nvml_loaded_path[0])
-			root_path(f->driver.nvml_loaded_path, o->nvml, sizeof(o->nvml));
-		for (i = 0; i < f->nlibs && !o->cublaslt[0]; i++)
-			if (!strcmp(f->libs[i].name, "cublasLt"))
-				root_path(f->libs[i].real_path[0] ? f->libs[i].real_path : f->libs[i].path,
-					  o->cublaslt, sizeof(o->cublaslt));
+		/* a fixture tree (--root --load-root): its copy as the probes saw it */
+		for (i = 0; i < f->nlibs && !out[0]; i++)
+			if (!strcmp(f->libs[i].name, name))
+				root_path(f->libs[i].real_path[0] ? f->libs[i].real_path : f->libs[i].path, out,
+					  size);
 		return;
 	}
-	/* the copy the active environment's frameworks load */
-	for (j = 0; e && j < e->nframeworks && !o->cublaslt[0]; j++)
+	for (j = 0; e && j < e->nframeworks && !out[0]; j++)
 		for (k = 0; k < e->frameworks[j].nresolved; k++) {
 			const struct resolved_lib_facts *r = &e->frameworks[j].resolved[k];
-			if (str_starts(r->soname, "libcublasLt.so") && trusted(r->path)) {
-				STR_COPY(o->cublaslt, r->path);
+			if (str_starts(r->soname, soname) && trusted(r->path)) {
+				str_copy(out, size, r->path);
 				break;
 			}
 		}
-	/* else the newest copy on the machine */
-	for (i = 0; !o->cublaslt[0] && i < f->nlibs; i++) {
+	for (i = 0; !out[0] && i < f->nlibs; i++) {
 		const struct lib_facts *l = &f->libs[i];
-		if (strcmp(l->name, "cublasLt") || !trusted(l->real_path[0] ? l->real_path : l->path))
+		if (strcmp(l->name, name) || !trusted(l->real_path[0] ? l->real_path : l->path))
 			continue;
 		if (!best || vers_cmp(l->version, best_v) > 0) {
 			best = l->real_path[0] ? l->real_path : l->path;
 			best_v = l->version;
 		}
 	}
-	if (!o->cublaslt[0] && best)
-		STR_COPY(o->cublaslt, best);
+	if (!out[0] && best)
+		str_copy(out, size, best);
+}
+
+void
+bench_find_libraries(const struct facts *f, struct bench_opts *o)
+{
+	static const char *const blas[] = {
+		"libopenblas.so.0", "libblis.so.4", "libmkl_rt.so.2", "libmkl_rt.so", "libblas.so.3", NULL,
+	};
+	const struct ldcache *lc = ldcache_system();
+	int i;
+
+	o->blas[0] = '\0';
+	find_cuda_lib(f, "cublasLt", "libcublasLt.so", o->cublaslt, sizeof(o->cublaslt));
+	find_cuda_lib(f, "nccl", "libnccl.so", o->nccl, sizeof(o->nccl));
+	if (!root_is_host()) {
+		/* a fixture tree: its driver libraries as the probes loaded them;
+		 * the CPU is this machine's and is not what the tree describes */
+		o->libcuda[0] = o->nvml[0] = '\0';
+		if (f->driver.cuda_state == CHILD_OK && f->driver.cuda_loaded_path[0])
+			root_path(f->driver.cuda_loaded_path, o->libcuda, sizeof(o->libcuda));
+		if (f->driver.nvml_state == CHILD_OK && f->driver.nvml_loaded_path[0])
+			root_path(f->driver.nvml_loaded_path, o->nvml, sizeof(o->nvml));
+		return;
+	}
 	for (i = 0; lc && blas[i]; i++) {
 		const struct ldcache_entry *le = ldcache_lookup(lc, blas[i]);
 		if (le) {
@@ -178,6 +195,8 @@ child_main(void *arg, int fd)
 	r.verified = -1;
 	if (j->test == BENCH_CPU_SGEMM)
 		bench_cpu_test(j->o, &r);
+	else if (!strcmp(bench_tests[j->test].group, "multi"))
+		bench_multi_test(j->o, j->test, &r);
 	else if (!strcmp(bench_tests[j->test].group, "memory"))
 		bench_memory_test(j->o, j->test, &r);
 	else

@@ -10,6 +10,10 @@
  *   gemm    fp32 tf32 fp16 bf16 fp8 through cuBLASLt (the copy the
  *           machine's frameworks load)
  *   cpu     sgemm through a BLAS loaded at run time
+ *   multi   p2p_copy: the copy engine between each pair of GPUs, peer
+ *           access on where the pair has it; nccl_allreduce: NCCL's
+ *           all-reduce across every GPU through the machine's libnccl,
+ *           with nccl-tests' bus bandwidth (algbw * 2(n-1)/n)
  *
  * Copies are reported in bytes copied per second (nvbandwidth's
  * convention) and, for device-to-device, read+write bytes too (PyTorch's
@@ -37,6 +41,8 @@ enum bench_test {
 	BENCH_GEMM_BF16,
 	BENCH_GEMM_FP8,
 	BENCH_CPU_SGEMM,
+	BENCH_P2P_COPY,
+	BENCH_NCCL_ALLREDUCE,
 	BENCH_NTESTS
 };
 
@@ -70,6 +76,9 @@ struct bench_nvml {
 	unsigned long long reasons;      /* clock-event reasons seen, OR-ed (NVML bits) */
 };
 
+#define BENCH_MAX_GPUS 8             /* GPUs a multi test measures */
+#define BENCH_MAX_SIZES 4            /* message sizes of nccl_allreduce */
+
 /* What a test answers (fixed size: it crosses the child's pipe). */
 struct bench_result {
 	int test;                        /* enum bench_test */
@@ -88,8 +97,17 @@ struct bench_result {
 	char gpu_name[96];
 	char bus_id[20];
 	int cc_major, cc_minor;
-	char library[F_PATH];            /* cuBLASLt or BLAS file loaded */
+	char library[F_PATH];            /* cuBLASLt, BLAS or NCCL file loaded */
 	char library_version[32];
+	/* the multi tests */
+	int ngpus;                       /* GPUs measured (CUDA ordinals 0..ngpus-1) */
+	float pair_gbs[BENCH_MAX_GPUS][BENCH_MAX_GPUS]; /* p2p_copy: i to j, GB/s; 0 none */
+	float pair_us[BENCH_MAX_GPUS][BENCH_MAX_GPUS];  /* p2p_copy: one 4-byte copy, us */
+	unsigned char pair_peer[BENCH_MAX_GPUS][BENCH_MAX_GPUS]; /* peer access was on */
+	int nsizes;                      /* nccl_allreduce: message sizes measured */
+	double size_bytes[BENCH_MAX_SIZES];
+	double algbw[BENCH_MAX_SIZES];   /* GB/s: bytes / time */
+	double busbw[BENCH_MAX_SIZES];   /* GB/s: algbw * 2(n-1)/n */
 };
 
 struct bench_opts {
@@ -104,6 +122,7 @@ struct bench_opts {
 	char nvml[F_PATH];
 	char cublaslt[F_PATH];           /* "" none found */
 	char blas[F_PATH];               /* "" none found */
+	char nccl[F_PATH];               /* "" none found */
 };
 
 /* Defaults: every test, GPU 0, 8192, 1024 MiB, 256 MiB, 60 s. */
@@ -122,6 +141,7 @@ void bench_run_test(const struct bench_opts *o, int test, struct bench_result *r
 void bench_memory_test(const struct bench_opts *o, int test, struct bench_result *r);
 void bench_gemm_test(const struct bench_opts *o, int test, struct bench_result *r);
 void bench_cpu_test(const struct bench_opts *o, struct bench_result *r);
+void bench_multi_test(const struct bench_opts *o, int test, struct bench_result *r);
 
 /* Look name up in lib (file libname) into *fn; false with r->error and
  * r->state set when it is not there. */

@@ -25,6 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
+static void multi_json(json_t *t, const struct bench_result *x);
+
 static void
 bench_usage(FILE *out)
 {
@@ -34,18 +36,23 @@ bench_usage(FILE *out)
 		"reference for its model, and the CPU beside it: memory copies (device to\n"
 		"device with a PTX kernel and with the copy engine, host to device and back,\n"
 		"pinned and pageable), matrix multiplication in FP32, TF32, FP16, BF16 and\n"
-		"FP8 through the cuBLASLt the machine's frameworks load, and FP32 matrix\n"
-		"multiplication on the CPU through its BLAS. No CUDA toolkit, nvcc or Python\n"
-		"is needed. Each test runs alone in a child process with a time limit.\n\n"
+		"FP8 through the cuBLASLt the machine's frameworks load, FP32 matrix\n"
+		"multiplication on the CPU through its BLAS, and with two GPUs or more the\n"
+		"copy engine between each pair and NCCL's all-reduce through the machine's\n"
+		"libnccl. No CUDA toolkit, nvcc or Python is needed. Each test runs alone in\n"
+		"a child process with a time limit.\n\n"
 		"Options:\n"
 		"  --tests LIST       comma-separated tests or groups (default all):\n"
-		"                     memory, gemm, cpu; d2d_kernel, d2d_copy, h2d_pinned,\n"
-		"                     d2h_pinned, h2d_pageable, d2h_pageable, gemm_fp32,\n"
-		"                     gemm_tf32, gemm_fp16, gemm_bf16, gemm_fp8, cpu_sgemm\n"
+		"                     memory, gemm, cpu, multi; d2d_kernel, d2d_copy,\n"
+		"                     h2d_pinned, d2h_pinned, h2d_pageable, d2h_pageable,\n"
+		"                     gemm_fp32, gemm_tf32, gemm_fp16, gemm_bf16, gemm_fp8,\n"
+		"                     cpu_sgemm, p2p_copy, nccl_allreduce (multi: by\n"
+		"                     default only with two GPUs or more)\n"
 		"  --gpu N            the CUDA device to measure (default 0)\n"
 		"  --size N           m = n = k of the GPU's matrices (default 8192)\n"
 		"  --cpu-size N       m = n = k of the CPU's matrices (default 2048)\n"
-		"  --copy-mib N       device-to-device buffer in MiB (default 1024)\n"
+		"  --copy-mib N       device-to-device buffer in MiB (default 1024; P2P copies\n"
+		"                     at most 256, all-reduce messages up to it)\n"
 		"  --host-mib N       host transfer buffer in MiB (default 256)\n"
 		"  --timeout SECONDS  time limit of each test (default 60)\n"
 		"  --root DIR         take the machine from DIR (a fixture tree); with\n"
@@ -249,8 +256,8 @@ render_json_out(const struct facts *f, const struct bench_opts *o, const struct 
 							  "compute_capability", g ? g->compute_capability : NULL));
 	json_object_set_new(doc, "no_gpu", nogpu ? json_string(nogpu) : json_null());
 	json_object_set_new(doc, "libraries",
-			    json_pack("{s:s?,s:s?}", "cublaslt", o->cublaslt[0] ? o->cublaslt : NULL, "blas",
-				      o->blas[0] ? o->blas : NULL));
+			    json_pack("{s:s?,s:s?,s:s?}", "cublaslt", o->cublaslt[0] ? o->cublaslt : NULL, "blas",
+				      o->blas[0] ? o->blas : NULL, "nccl", o->nccl[0] ? o->nccl : NULL));
 	for (i = 0; i < n; i++) {
 		const struct bench_result *x = &r[i];
 		json_t *t = json_pack("{s:s,s:s,s:s,s:s}", "name", bench_tests[x->test].name, "group",
@@ -274,6 +281,8 @@ render_json_out(const struct facts *f, const struct bench_opts *o, const struct 
 		json_object_set_new(t, "reference_source",
 				    j[i].reference_source ? json_string(j[i].reference_source) : json_null());
 		json_object_set_new(t, "nvml", nvml_json(&x->nvml));
+		if (!strcmp(bench_tests[x->test].group, "multi"))
+			multi_json(t, x);
 		json_object_set_new(t, "ms", json_real(x->ms));
 		json_array_append_new(tests, t);
 	}
@@ -284,6 +293,93 @@ render_json_out(const struct facts *f, const struct bench_opts *o, const struct 
 	fputc('\n', stdout);
 	json_decref(doc);
 	return rc;
+}
+
+/* p2p_copy's matrices, as CUDA's p2pBandwidthLatencyTest prints them
+ * (rows copy from, columns to). */
+static void
+pair_matrices(FILE *out, const struct bench_result *x)
+{
+	int n = x->ngpus < BENCH_MAX_GPUS ? x->ngpus : BENCH_MAX_GPUS, a, b, k;
+	bool staged = false;
+
+	fprintf(out, "                %s\n", x->detail);
+	for (k = 0; k < 2; k++) {
+		fprintf(out, "                %-8s", k ? "us" : "GB/s");
+		for (b = 0; b < n; b++)
+			fprintf(out, " %7s%d", "GPU", b);
+		fprintf(out, "\n");
+		for (a = 0; a < n; a++) {
+			fprintf(out, "                GPU%-5d", a);
+			for (b = 0; b < n; b++) {
+				if (a == b) {
+					fprintf(out, " %8s", "X");
+					continue;
+				}
+				staged |= !x->pair_peer[a][b];
+				fprintf(out, " %7.*f%s", k ? 1 : 0, k ? x->pair_us[a][b] : x->pair_gbs[a][b],
+					x->pair_peer[a][b] ? " " : "*");
+			}
+			fprintf(out, "\n");
+		}
+	}
+	fprintf(out, "                (rows copy to columns: bandwidth, then the latency of a 4-byte copy)\n");
+	if (staged)
+		fprintf(out, "                (* no peer access: the driver staged the copy through host memory)\n");
+}
+
+/* nccl_allreduce's figure per message size, as nccl-tests names them. */
+static void
+nccl_sizes(FILE *out, const struct bench_result *x)
+{
+	int i;
+
+	fprintf(out, "                %s\n", x->detail);
+	fprintf(out, "                %10s %10s %10s\n", "size", "algbw", "busbw");
+	for (i = 0; i < x->nsizes && i < BENCH_MAX_SIZES; i++)
+		fprintf(out, "                %6.0f MiB %6.1f GB/s %6.1f GB/s\n", x->size_bytes[i] / 1048576.0,
+			x->algbw[i], x->busbw[i]);
+	if (x->library[0])
+		fprintf(out, "                NCCL %s (%s)\n", x->library_version[0] ? x->library_version : "?",
+			x->library);
+}
+
+/* The multi tests' figures in the JSON document. */
+static void
+multi_json(json_t *t, const struct bench_result *x)
+{
+	json_t *a;
+	int i, k, n = x->ngpus < BENCH_MAX_GPUS ? x->ngpus : BENCH_MAX_GPUS;
+
+	json_object_set_new(t, "gpus", json_integer(x->ngpus));
+	if (x->test == BENCH_P2P_COPY) {
+		a = json_array();
+		for (i = 0; x->state == BENCH_OK && i < n; i++)
+			for (k = 0; k < n; k++)
+				if (i != k)
+					json_array_append_new(a, json_pack("{s:i,s:i,s:f,s:f,s:b}", "from", i, "to", k,
+									   "gbs", (double)x->pair_gbs[i][k],
+									   "latency_us", (double)x->pair_us[i][k],
+									   "peer_access", x->pair_peer[i][k]));
+		json_object_set_new(t, "pairs", a);
+	} else {
+		a = json_array();
+		for (i = 0; x->state == BENCH_OK && i < x->nsizes && i < BENCH_MAX_SIZES; i++)
+			json_array_append_new(a, json_pack("{s:f,s:f,s:f}", "bytes", x->size_bytes[i], "algbw",
+							   x->algbw[i], "busbw", x->busbw[i]));
+		json_object_set_new(t, "sizes", a);
+	}
+}
+
+/* How many GPUs CUDA numbers (with CUDA_VISIBLE_DEVICES applied). */
+static int
+cuda_gpus(const struct facts *f)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->ngpus; i++)
+		n += f->gpus[i].cuda_valid;
+	return n;
 }
 
 /* One test's line, printed as it finishes. */
@@ -308,6 +404,10 @@ result_line(FILE *out, const struct bench_result *x, const struct bench_judged *
 			share);
 	if (x->verified == 0)
 		fprintf(out, "                WRONG RESULTS: %s\n", x->verify);
+	if (x->test == BENCH_P2P_COPY)
+		pair_matrices(out, x);
+	if (x->test == BENCH_NCCL_ALLREDUCE)
+		nccl_sizes(out, x);
 	/* NVML's software power cap: how a large GEMM runs, said, not judged */
 	if (x->nvml.reasons & 0x4ull)
 		fprintf(out, "                at the power limit (%d of %d W, SM clock down to %d MHz)\n",
@@ -335,8 +435,8 @@ cmd_bench(int argc, char **argv)
 	struct findings fs;
 	struct facts *f;
 	const char *color = "auto", *nogpu, *root = NULL;
-	char why[256], show_lt[F_PATH], show_blas[F_PATH];
-	bool json = false, tty;
+	char why[256], show_lt[F_PATH], show_blas[F_PATH], show_nccl[F_PATH];
+	bool json = false, tty, tests_given = false;
 	int c, i, n = 0, rc, secs;
 
 	bench_opts_init(&o);
@@ -347,6 +447,7 @@ cmd_bench(int argc, char **argv)
 		case O_TESTS:
 			if (parse_tests(optarg, &o.tests) < 0)
 				return EXIT_TOOL_FAILED;
+			tests_given = true;
 			break;
 		case O_GPU:
 			if (parse_int("--gpu", optarg, 0, 1023, &o.gpu) < 0)
@@ -415,11 +516,15 @@ cmd_bench(int argc, char **argv)
 		o.tests &= 1u << BENCH_CPU_SGEMM;
 	if (root)
 		o.tests &= ~(1u << BENCH_CPU_SGEMM); /* this machine's CPU is not the tree's */
+	if (!tests_given && cuda_gpus(f) < 2)
+		o.tests &= ~(1u << BENCH_P2P_COPY | 1u << BENCH_NCCL_ALLREDUCE);
 	tty = !json && isatty(STDOUT_FILENO);
 	/* the paths are loaded as they are; what is printed or put in JSON is
 	 * cleaned (the facts' text too: GPU names, bus ids) */
 	STR_COPY(show_lt, o.cublaslt);
 	STR_COPY(show_blas, o.blas);
+	STR_COPY(show_nccl, o.nccl);
+	text_clean_str(show_nccl, sizeof(show_nccl));
 	text_clean_str(show_lt, sizeof(show_lt));
 	text_clean_str(show_blas, sizeof(show_blas));
 	facts_clean_text(f);
@@ -433,6 +538,8 @@ cmd_bench(int argc, char **argv)
 					printf("  GPU: %s (CUDA device %d, %s)\n", f->gpus[i].name, o.gpu,
 					       f->gpus[i].pci_bus_id);
 			printf("  cuBLASLt: %s\n", show_lt[0] ? show_lt : "none found");
+			if (o.tests & (1u << BENCH_NCCL_ALLREDUCE))
+				printf("  NCCL: %s\n", show_nccl[0] ? show_nccl : "none found");
 		}
 		printf("  CPU BLAS: %s\n", show_blas[0] ? show_blas : "none found");
 	}
@@ -462,6 +569,7 @@ cmd_bench(int argc, char **argv)
 	if (json) {
 		STR_COPY(o.cublaslt, show_lt);
 		STR_COPY(o.blas, show_blas);
+		STR_COPY(o.nccl, show_nccl);
 		rc = render_json_out(f, &o, r, j, n, &fs, nogpu);
 	} else {
 		const struct bench_result *cpu = result_of(r, n, BENCH_CPU_SGEMM);

@@ -124,7 +124,7 @@ check_placeholders(const char *col, const char *text, const char *captures, char
 /* bench_reference: the tests of bench/bench.c and their units */
 static const char *const bench_test_names[] = {
 	"d2d_kernel", "d2d_copy", "h2d_pinned", "d2h_pinned", "h2d_pageable", "d2h_pageable", "gemm_fp32",
-	"gemm_tf32", "gemm_fp16", "gemm_bf16", "gemm_fp8", "cpu_sgemm", NULL,
+	"gemm_tf32", "gemm_fp16", "gemm_bf16", "gemm_fp8", "cpu_sgemm", "p2p_copy", "nccl_allreduce", NULL,
 };
 static const char *const bench_units[] = {"TFLOP/s", "GB/s", "GFLOP/s", NULL};
 

@@ -122,4 +122,11 @@ typedef CUresult (*cuEventRecord_fn)(CUevent e, CUstream s);
 typedef CUresult (*cuEventSynchronize_fn)(CUevent e);
 typedef CUresult (*cuEventElapsedTime_fn)(float *ms, CUevent start, CUevent end);
 
+/* Peer access between two GPUs (Peer Context Memory Access). */
+#define CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED 704
+typedef CUresult (*cuDeviceCanAccessPeer_fn)(int *can, CUdevice dev, CUdevice peer);
+typedef CUresult (*cuCtxEnablePeerAccess_fn)(CUcontext peer, unsigned int flags);
+typedef CUresult (*cuMemcpyPeerAsync_fn)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src,
+					 CUcontext src_ctx, size_t bytes, CUstream s);
+
 #endif

@@ -181,6 +181,52 @@ else
 	pass "bench: a signal ends it and its test child"
 fi
 
+# two GPUs: the multi tests run by default, P2P between each pair, NCCL's
+# all-reduce through the machine's libnccl (a mock that sums on the CPU)
+UUID2=GPU-7d21c5e0-3b9a-4f16-8c42-0e5a9b1d6f73
+TWO="$DEVICE
+device $H200|$UUID2|0000:07:00.0|9.0|143771
+$NVML_GPU
+nvml_gpu 00000000:07:00.0|$H200|$UUID2|143771|1024|31|76000|700000|0|1|0|0|12|1980|1980|1|0|0x233510de"
+mkroot multi
+cp "$build/stubs/fake_nccl.so" "$work/multi/$cuda/libnccl.so.2.27.3"
+ln -s libnccl.so.2.27.3 "$work/multi/$cuda/libnccl.so.2"
+bench multi "$TWO" --copy-mib 8
+check "bench: two GPUs, P2P and NCCL all-reduce" multi \
+	'[.tests[] | select(.group == "multi") | .name] == ["p2p_copy", "nccl_allreduce"]' \
+	'.tests[] | select(.name == "p2p_copy") | .state == "ok" and .gpus == 2 and .verified == true' \
+	'.tests[] | select(.name == "p2p_copy") | [.pairs[] | [.from, .to, .peer_access]] == [[0, 1, true], [1, 0, true]]' \
+	'.tests[] | select(.name == "p2p_copy") | [.pairs[] | select(.gbs > 0 and .latency_us > 0)] | length == 2' \
+	'.tests[] | select(.name == "nccl_allreduce") | .state == "ok" and .verified == true and .gpus == 2' \
+	'.tests[] | select(.name == "nccl_allreduce") | .sizes[0].bytes == 8388608 and .sizes[0].busbw == .sizes[0].algbw' \
+	'.tests[] | select(.name == "nccl_allreduce") | .value == .sizes[-1].busbw' \
+	'.libraries.nccl | endswith("/libnccl.so.2.27.3")'
+bench multi "$TWO
+peer_access 0
+nccl_wrong 1" --copy-mib 8 --tests multi
+check "bench: pairs without peer access are staged and said so; wrong sums are caught" multi \
+	'.tests[] | select(.name == "p2p_copy") | .state == "ok" and ([.pairs[] | .peer_access] == [false, false])' \
+	'.tests[] | select(.name == "p2p_copy") | .detail | test("0 of 2 pairs with peer access")' \
+	'.tests[] | select(.name == "nccl_allreduce") | .verified == false' \
+	'[.findings[] | select(.severity == "error")] | length >= 1'
+bench multi "$TWO
+nccl_init_error 2" --copy-mib 8 --tests nccl_allreduce
+check "bench: NCCL that cannot start is a failed test with NCCL's words" multi \
+	'.tests[0].state == "failed" and (.tests[0].error | test("ncclCommInitAll: unhandled system error \\(2\\)"))'
+# one GPU: the multi tests are left out unless asked for, and then p2p says why
+bench healthy "$DEVICE
+$NVML_GPU" --tests p2p_copy
+check "bench: P2P on one GPU is skipped with the reason" healthy \
+	'.tests[0].state == "skipped" and (.tests[0].error | test("needs two GPUs or more; CUDA sees 1"))'
+printf '%s\n' "$TWO" > "$work/multi.scenario"
+env -i PATH=/usr/bin:/bin GPUDOCTOR_FAKE_SCENARIO="$work/multi.scenario" \
+	"$bin" bench --root "$work/multi" --load-root --tests multi --copy-mib 8 > "$work/multi.txt" 2>&1
+if grep -q "GPU0 *X" "$work/multi.txt" && grep -q "busbw" "$work/multi.txt"; then
+	pass "bench: the P2P matrices and NCCL's sizes in the text output"
+else
+	fail "bench: the P2P matrices and NCCL's sizes in the text output" "$(head -c 600 "$work/multi.txt")"
+fi
+
 # the CPU test runs for real on this machine's BLAS
 "$bin" bench --tests cpu --cpu-size 256 --json > "$work/cpu.json" 2> "$work/cpu.err"
 if jq -e '.tests[0].state == "ok" and .tests[0].value > 0 and .tests[0].verified == true' "$work/cpu.json" > /dev/null 2>&1 ||

@@ -58,6 +58,7 @@ static struct {
 	int corrupt;            /* copies write wrong data */
 	int hang;               /* cuEventSynchronize never returns */
 	int crash;              /* the copy kernel and the copy engine crash */
+	int no_peer;            /* cuDeviceCanAccessPeer answers 0 */
 	int ndevs;
 	struct fake_dev devs[FAKE_MAX_DEVS];
 } S;
@@ -112,6 +113,8 @@ on_line(const char *key, char **f, int n, void *ctx)
 		S.hang = (int)fake_num(f, n, 0, 0);
 	} else if (!strcmp(key, "bench_crash")) {
 		S.crash = (int)fake_num(f, n, 0, 0);
+	} else if (!strcmp(key, "peer_access")) {
+		S.no_peer = !fake_num(f, n, 0, 1);
 	} else if (!strcmp(key, "grandchild_pidfile")) {
 		fake_str(S.grandchild_pidfile, sizeof(S.grandchild_pidfile), f, n, 0);
 	} else if (!strcmp(key, "device") && S.ndevs < FAKE_MAX_DEVS) {
@@ -543,6 +546,35 @@ cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
 		crash_here();
 	copy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
 	return CUDA_SUCCESS;
+}
+
+/* Peer access: every pair of devices has it unless "peer_access 0". */
+CUresult
+cuDeviceCanAccessPeer(int *can, CUdevice a, CUdevice b)
+{
+	if (!S.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!dev(a) || !dev(b) || !can)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*can = a != b && !S.no_peer;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
+{
+	(void)peer;
+	(void)flags;
+	return S.no_peer ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+CUresult
+cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t bytes,
+		  CUstream s)
+{
+	(void)dst_ctx;
+	(void)src_ctx;
+	return cuMemcpyDtoDAsync_v2(dst, src, bytes, s);
 }
 
 CUresult
