@@ -64,6 +64,10 @@ struct host_facts {
 
 	char cpus_allowed[F_TEXT];   /* the CPUs this process may run on (sched_getaffinity), as a
 	                                list "0-15"; only when probing the running system */
+	bool net_valid;              /* /sys/class/net was read */
+	char net_ifaces[F_TEXT];     /* its network interfaces, "eno1 ib0 lo" */
+	bool ib_valid;               /* /sys/class/infiniband exists */
+	char ib_devices[F_TEXT];     /* its RDMA devices, "mlx5_0 mlx5_1" */
 	unsigned uid;                /* effective uid of the probing process */
 	unsigned gids[32];           /* its groups, gid first */
 	int ngids;

@@ -259,6 +259,82 @@ check_device_order(const struct facts *f, struct findings *out)
 			"export CUDA_DEVICE_ORDER=PCI_BUS_ID");
 }
 
+/* ---- env.nccl_interface_missing -------------------------------------------------- */
+
+/* Whether an NCCL list (NCCL_SOCKET_IFNAME, NCCL_IB_HCA: "eno,ib" name
+ * prefixes, "=eno1" exact names, "^docker" names to leave out, ":1" a
+ * port after an HCA) names something in have ("eno1 ib0 lo"). A list of
+ * names to leave out always does. */
+static bool
+nccl_list_matches(const char *list, const char *have)
+{
+	const char *p = list;
+	bool exact = false;
+
+	if (*p == '^')
+		return true;
+	if (*p == '=') {
+		exact = true;
+		p++;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ","), m = strcspn(p, ",:");
+		const char *h = have;
+
+		if (m > n)
+			m = n;
+		while (m && *h) {
+			size_t k = strcspn(h, " ");
+			if (exact ? k == m && !strncmp(h, p, m) : k >= m && !strncmp(h, p, m))
+				return true;
+			h += k;
+			h += strspn(h, " ");
+		}
+		p += n;
+		p += *p == ',';
+	}
+	return false;
+}
+
+/* NCCL_SOCKET_IFNAME or NCCL_IB_HCA naming nothing this machine has: the
+ * bootstrap fails ("no socket interface found"), or traffic between
+ * machines falls back from InfiniBand to TCP without a word. */
+static void
+check_nccl_interfaces(const struct facts *f, struct findings *out)
+{
+	const char *ifn = facts_env_value(f, "NCCL_SOCKET_IFNAME"), *hca = facts_env_value(f, "NCCL_IB_HCA");
+	struct finding *fd = NULL;
+
+	if (ifn && *ifn && f->host.net_valid && !nccl_list_matches(ifn, f->host.net_ifaces)) {
+		fd = findings_add(out, "env.nccl_interface_missing", SEV_WARN,
+				  "NCCL is told to use network interfaces this machine does not have");
+		finding_evidence(fd, "NCCL_SOCKET_IFNAME=%s matches none of this machine's interfaces (%s): "
+				     "NCCL cannot start (\"Bootstrap : no socket interface found\")",
+				 ifn, f->host.net_ifaces[0] ? f->host.net_ifaces : "none");
+	}
+	if (hca && *hca && hca[0] != '^' && f->host.valid &&
+	    !(f->host.ib_valid && nccl_list_matches(hca, f->host.ib_devices))) {
+		if (!fd)
+			fd = findings_add(out, "env.nccl_interface_missing", SEV_WARN,
+					  "NCCL is told to use network interfaces this machine does not have");
+		if (f->host.ib_valid && f->host.ib_devices[0])
+			finding_evidence(fd, "NCCL_IB_HCA=%s matches none of this machine's RDMA devices (%s): "
+					     "NCCL falls back to TCP sockets between machines", hca, f->host.ib_devices);
+		else
+			finding_evidence(fd, "NCCL_IB_HCA=%s, but this machine has no RDMA device "
+					     "(/sys/class/infiniband): NCCL uses TCP sockets between machines", hca);
+	}
+	if (!fd)
+		return;
+	finding_fix(fd, "See the interfaces and RDMA devices this machine has:\n"
+			"ip -br link\n"
+			"ls /sys/class/infiniband\n"
+			"Name one of them (a prefix matches: NCCL_SOCKET_IFNAME=eno matches eno1), or unset the "
+			"variables and let NCCL choose; NCCL_DEBUG=INFO shows what it picked:\n"
+			"unset NCCL_SOCKET_IFNAME NCCL_IB_HCA\n"
+			"export NCCL_DEBUG=INFO\n");
+}
+
 /* ---- env.nccl_slow_path ---------------------------------------------------------- */
 
 /* NCCL settings that turn off its fast paths: each one set in this
@@ -599,6 +675,7 @@ rule_env(const struct facts *f, struct findings *out)
 	check_visible_devices(f, out);
 	check_device_order(f, out);
 	check_nccl(f, out);
+	check_nccl_interfaces(f, out);
 	check_cpu_affinity(f, out);
 	check_ld_library_path(f, out);
 	check_memory_growth(f, out);

@@ -39,6 +39,7 @@ static const char *const watched[] = {
 	"NCCL_NET_GDR_LEVEL",
 	"NCCL_P2P_LEVEL",
 	"NCCL_SOCKET_IFNAME",
+	"NCCL_IB_HCA",
 };
 
 /* File-name prefixes of the CUDA libraries counted in a directory. */

@@ -13,6 +13,7 @@
  */
 #include "probe/probe.h"
 #include "probe/topology.h"
+#include "base/buf.h"
 #include "base/str.h"
 #include "sys/root.h"
 
@@ -373,6 +374,38 @@ probe_identity(struct host_facts *h)
 	}
 }
 
+/* The entries of dir as one space-separated list in out (NCCL's
+ * NCCL_SOCKET_IFNAME and NCCL_IB_HCA name them); false when dir cannot be
+ * read. */
+static bool
+list_names(const char *dir, char *out, size_t size)
+{
+	char **names;
+	int n, i;
+	struct buf b;
+
+	out[0] = '\0';
+	if (!root_is_dir(dir))
+		return false;
+	n = root_list(dir, &names);
+	buf_init(&b);
+	for (i = 0; i < n; i++)
+		buf_addf(&b, "%s%s", i ? " " : "", names[i]);
+	str_copy(out, size, b.s ? b.s : "");
+	buf_release(&b);
+	root_free_list(names, n);
+	return true;
+}
+
+/* Network interfaces and RDMA devices, for NCCL's interface settings
+ * (env.nccl_interface_missing). */
+static void
+probe_network(struct host_facts *h)
+{
+	h->net_valid = list_names("/sys/class/net", h->net_ifaces, sizeof(h->net_ifaces));
+	h->ib_valid = list_names("/sys/class/infiniband", h->ib_devices, sizeof(h->ib_devices));
+}
+
 void
 probe_host(struct facts *f, const struct probe_opts *o)
 {
@@ -405,6 +438,7 @@ probe_host(struct facts *f, const struct probe_opts *o)
 					 sizeof(h->cpus_allowed));
 		}
 	}
+	probe_network(h);
 	probe_wsl(h);
 	probe_container(h);
 	probe_secure_boot(h);

@@ -87,6 +87,10 @@ static const struct field host_fields[] = {
 	FLD(host_facts, "secure_boot", FT_INT_OPT, secure_boot),
 	FLD(host_facts, "hypervisor", FT_STR, hypervisor),
 	FLD(host_facts, "cpus_allowed", FT_STR, cpus_allowed),
+	FLD(host_facts, "net_valid", FT_BOOL, net_valid),
+	FLD(host_facts, "net_ifaces", FT_STR, net_ifaces),
+	FLD(host_facts, "ib_valid", FT_BOOL, ib_valid),
+	FLD(host_facts, "ib_devices", FT_STR, ib_devices),
 	FLD(host_facts, "uid", FT_UINT, uid),
 	FLD(host_facts, "valid", FT_BOOL, valid),
 };

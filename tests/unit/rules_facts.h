@@ -116,6 +116,19 @@ set_env(struct facts *f, const char *name, const char *value)
 	STR_COPY(v->value, value);
 }
 
+/* As `unset NAME` in a shell: the variable stays listed, not set. */
+static inline void
+unset_env(struct facts *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->env.nvars; i++)
+		if (!strcmp(f->env.vars[i].name, name)) {
+			f->env.vars[i].set = false;
+			f->env.vars[i].value[0] = '\0';
+		}
+}
+
 static inline struct ldpath_dir_facts *
 add_ldpath(struct facts *f, const char *dir, bool exists, const char *major)
 {

@@ -942,7 +942,7 @@ test_env(void **state)
 	probe_env(f, &opts);
 	unsetenv("NCCL_P2P_DISABLE");
 
-	assert_int_equal(f->env.nvars, 20);
+	assert_int_equal(f->env.nvars, 21);
 	assert_string_equal(facts_env_value(f, "NCCL_P2P_DISABLE"), "1");
 	v = facts_env(f, "CUDA_VISIBLE_DEVICES");
 	assert_non_null(v);

@@ -296,6 +296,77 @@ test_nccl_slow_path(void **state)
 	free(f);
 }
 
+/* NCCL_SOCKET_IFNAME and NCCL_IB_HCA against the interfaces and RDMA
+ * devices the machine has: prefixes, "=" exact names, "^" exclusions,
+ * ":port" after an HCA. */
+static void
+test_nccl_interface_missing(void **state)
+{
+	struct facts *f = healthy_h200();
+	struct findings fs;
+	const struct finding *fd;
+	static const struct {
+		const char *ifname, *hca;
+		bool fires;
+	} cases[] = {
+		{"eno", NULL, false},            /* a prefix of eno1np0 */
+		{"=eno1np0", NULL, false},
+		{"=eno1", NULL, true},           /* exact: eno1np0 is another name */
+		{"eth,ib", NULL, false},         /* ib0 */
+		{"eth0", NULL, true},
+		{"^docker,lo", NULL, false},     /* names to leave out */
+		{NULL, "mlx5_1:1", false},
+		{NULL, "=mlx5", true},
+		{NULL, "mlx5_2", true},          /* a prefix of no device here */
+		{NULL, "bnxt_re", true},
+	};
+	size_t i;
+
+	(void)state;
+	f->host.net_valid = true;
+	STR_COPY(f->host.net_ifaces, "eno1np0 ib0 lo");
+	f->host.ib_valid = true;
+	STR_COPY(f->host.ib_devices, "mlx5_0 mlx5_1");
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.nccl_interface_missing"));
+	findings_release(&fs);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const bool want = cases[i].fires;
+		unset_env(f, "NCCL_SOCKET_IFNAME");
+		unset_env(f, "NCCL_IB_HCA");
+		if (cases[i].ifname)
+			set_env(f, "NCCL_SOCKET_IFNAME", cases[i].ifname);
+		if (cases[i].hca)
+			set_env(f, "NCCL_IB_HCA", cases[i].hca);
+		run_rule(rule_env, f, &fs);
+		if (findings_has(&fs, "env.nccl_interface_missing") != want)
+			fail_msg("case %zu (%s %s): expected %s", i, cases[i].ifname ? cases[i].ifname : "-",
+				 cases[i].hca ? cases[i].hca : "-", want ? "a finding" : "none");
+		findings_release(&fs);
+	}
+	/* both wrong, on a machine without RDMA: one warning, two lines */
+	f->host.ib_valid = false;
+	f->host.ib_devices[0] = '\0';
+	set_env(f, "NCCL_SOCKET_IFNAME", "eth0");
+	set_env(f, "NCCL_IB_HCA", "mlx5_0");
+	run_rule(rule_env, f, &fs);
+	fd = find_id(&fs, "env.nccl_interface_missing");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_true(evidence_has(fd, "NCCL_SOCKET_IFNAME=eth0 matches none of this machine's interfaces "
+				     "(eno1np0 ib0 lo)"));
+	assert_true(evidence_has(fd, "NCCL_IB_HCA=mlx5_0, but this machine has no RDMA device"));
+	assert_true(fix_has(fd, "unset NCCL_SOCKET_IFNAME NCCL_IB_HCA"));
+	findings_release(&fs);
+	/* interfaces not read (a --from document of an older version): nothing said */
+	f->host.net_valid = false;
+	unset_env(f, "NCCL_IB_HCA");
+	run_rule(rule_env, f, &fs);
+	assert_false(findings_has(&fs, "env.nccl_interface_missing"));
+	findings_release(&fs);
+	free(f);
+}
+
 static void
 test_cpu_affinity_remote(void **state)
 {
@@ -350,6 +421,7 @@ main(void)
 		cmocka_unit_test(test_ld_library_path),
 		cmocka_unit_test(test_memory_growth),
 		cmocka_unit_test(test_nccl_slow_path),
+		cmocka_unit_test(test_nccl_interface_missing),
 		cmocka_unit_test(test_cpu_affinity_remote),
 	};
 
