@@ -9,8 +9,9 @@
  * When several patterns match a line, a row of the table before a status
  * code's (codes.h), then the one with the longest anchor (then the
  * longer expression): it is the most
- * specific. A line with a GPU word and an error word that no pattern
- * explains is kept as rt.unknown.
+ * specific. A line that no pattern explains is read by its words
+ * (cues.h, a second automaton run only then); one with a GPU word and an
+ * error word that no cue explains either is kept as rt.unknown.
  */
 #include "explain/explain.h"
 #include "base/clean.h"
@@ -207,14 +208,6 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	acm_add(x->acm, "podman run ", strlen("podman run "), KW_RUN);
 	for (i = 0; trigger_words[i]; i++)
 		acm_add(x->acm, trigger_words[i], strlen(trigger_words[i]), KW_TRIG | (unsigned)i);
-	x->cue_acm = acm_new();
-	for (i = 0; i < x->cues.nwords; i++)
-		acm_add(x->cue_acm, x->cues.words[i].text, x->cues.words[i].len, (unsigned)i);
-	if (x->cues.nwords && acm_build(x->cue_acm) < 0) {
-		str_copy(err, errsize, "cannot build the cue matcher");
-		explain_release(x);
-		return -1;
-	}
 	for (i = 0; logfacts_anchor(i); i++)
 		acm_add(x->acm, logfacts_anchor(i), strlen(logfacts_anchor(i)), KW_FACT | (unsigned)i);
 	if (x->ncode_rows) {
@@ -582,6 +575,14 @@ line_cue(struct explain *x)
 
 	if (!x->cues.nwords)
 		return SIZE_MAX;
+	/* built when first needed: a log the table explains line by line
+	 * never pays for it */
+	if (!x->cue_acm) {
+		x->cue_acm = acm_new();
+		for (i = 0; i < x->cues.nwords; i++)
+			acm_add(x->cue_acm, x->cues.words[i].text, x->cues.words[i].len, (unsigned)i);
+		acm_build(x->cue_acm);
+	}
 	memset(&x->cue_line, 0, sizeof(x->cue_line));
 	n = acm_scan(x->cue_acm, (const unsigned char *)x->line, len, h, MAX_CUE_HITS);
 	for (i = 0; i < n; i++)

@@ -93,7 +93,7 @@ struct explain_cause {
 struct explain {
 	/* the compiled pattern table */
 	struct acm *acm;
-	struct acm *cue_acm;             /* the cues' words (cues.h) */
+	struct acm *cue_acm;             /* the cues' words (cues.h), built when first needed */
 	const struct kb_log_pattern *pats; /* the table's rows, then the status codes' (codes.h),
 	                                    then the cues' (cues.h: npats does not count them) */
 	size_t npats;
