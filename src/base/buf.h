@@ -30,7 +30,7 @@ void buf_add(struct buf *b, const void *data, size_t n);
 void buf_adds(struct buf *b, const char *s);
 void buf_addch(struct buf *b, char c);
 void buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void buf_vaddf(struct buf *b, const char *fmt, va_list ap);
+void buf_vaddf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Append s quoted for a POSIX shell: bare when only safe characters,
  * otherwise in single quotes with ' written as '\''. */
 void buf_add_shquoted(struct buf *b, const char *s);
