@@ -54,6 +54,19 @@ vers_from_cuda_int(int v, char *out, size_t size)
 	snprintf(out, size, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
+void
+vers_from_nccl_code(long v, char *out, size_t size)
+{
+	long m1 = v >= 10000 ? 10000 : 1000;
+
+	if (v <= 0) {
+		if (size)
+			out[0] = '\0';
+		return;
+	}
+	snprintf(out, size, "%ld.%ld.%ld", v / m1, (v % m1) / 100, v % 100);
+}
+
 int
 vers_to_cuda_int(const char *s)
 {

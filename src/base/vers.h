@@ -15,6 +15,10 @@ int vers_cmp(const char *a, const char *b);
 int vers_parse(const char *s, int *v, int n);
 /* 13000 -> "13.0", 11040 -> "11.4", 12080 -> "12.8". */
 void vers_from_cuda_int(int v, char *out, size_t size);
+/* NCCL_VERSION_CODE -> "2.21.5": major*10000 + minor*100 + patch from
+ * NCCL 2.9 on (22105), major*1000 + minor*100 + patch before (2708 is
+ * 2.7.8); "" for a code <= 0. */
+void vers_from_nccl_code(long v, char *out, size_t size);
 /* "13.0" -> 13000; -1 when unparsable. */
 int vers_to_cuda_int(const char *s);
 /* The leading numeric release of a version: "2.11.0+cu130" -> "2.11.0",

@@ -25,8 +25,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void multi_json(json_t *t, const struct bench_result *x);
-
 static void
 bench_usage(FILE *out)
 {
@@ -241,60 +239,6 @@ num_or_null(double v)
 	return v > 0 ? json_real(v) : json_null();
 }
 
-static int
-render_json_out(const struct facts *f, const struct bench_opts *o, const struct bench_result *r,
-		const struct bench_judged *j, int n, const struct findings *fs, const char *nogpu)
-{
-	json_t *doc = json_object(), *tests = json_array();
-	const struct gpu_facts *g = n ? bench_gpu(f, &r[0]) : NULL;
-	int i, rc;
-
-	json_object_set_new(doc, "schema", json_string("gpudoctor/bench/1"));
-	json_object_set_new(doc, "gpu", nogpu ? json_null()
-					      : json_pack("{s:i,s:s?,s:s?,s:s?}", "cuda_index", o->gpu, "name",
-							  g ? g->name : NULL, "pci_bus_id", g ? g->pci_bus_id : NULL,
-							  "compute_capability", g ? g->compute_capability : NULL));
-	json_object_set_new(doc, "no_gpu", nogpu ? json_string(nogpu) : json_null());
-	json_object_set_new(doc, "libraries",
-			    json_pack("{s:s?,s:s?,s:s?}", "cublaslt", o->cublaslt[0] ? o->cublaslt : NULL, "blas",
-				      o->blas[0] ? o->blas : NULL, "nccl", o->nccl[0] ? o->nccl : NULL));
-	for (i = 0; i < n; i++) {
-		const struct bench_result *x = &r[i];
-		json_t *t = json_pack("{s:s,s:s,s:s,s:s}", "name", bench_tests[x->test].name, "group",
-				      bench_tests[x->test].group, "state", bench_state_name(x->state), "unit",
-				      bench_tests[x->test].unit);
-		json_object_set_new(t, "value", x->state == BENCH_OK ? json_real(x->value) : json_null());
-		json_object_set_new(t, "value_read_write", x->value_rw > 0 ? json_real(x->value_rw) : json_null());
-		json_object_set_new(t, "best", x->state == BENCH_OK ? json_real(x->best) : json_null());
-		json_object_set_new(t, "iterations", json_integer(x->iterations));
-		json_object_set_new(t, "detail", json_string(x->detail));
-		json_object_set_new(t, "verified", x->verified < 0 ? json_null() : json_boolean(x->verified));
-		json_object_set_new(t, "verify", x->verify[0] ? json_string(x->verify) : json_null());
-		json_object_set_new(t, "error", x->error[0] ? json_string(x->error) : json_null());
-		json_object_set_new(t, "library", x->library[0] ? json_string(x->library) : json_null());
-		json_object_set_new(t, "peak", num_or_null(j[i].peak));
-		json_object_set_new(t, "peak_is", j[i].peak_what[0] ? json_string(j[i].peak_what) : json_null());
-		json_object_set_new(t, "of_peak", j[i].peak > 0 ? json_real(j[i].figure / j[i].peak) : json_null());
-		json_object_set_new(t, "reference", num_or_null(j[i].reference));
-		json_object_set_new(t, "of_reference",
-				    j[i].reference > 0 ? json_real(j[i].figure / j[i].reference) : json_null());
-		json_object_set_new(t, "reference_source",
-				    j[i].reference_source ? json_string(j[i].reference_source) : json_null());
-		json_object_set_new(t, "nvml", nvml_json(&x->nvml));
-		if (!strcmp(bench_tests[x->test].group, "multi"))
-			multi_json(t, x);
-		json_object_set_new(t, "ms", json_real(x->ms));
-		json_array_append_new(tests, t);
-	}
-	json_object_set_new(doc, "tests", tests);
-	json_object_set_new(doc, "mixed_precision", mixed_json(r, n));
-	json_object_set_new(doc, "findings", findings_to_json(fs));
-	rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-	fputc('\n', stdout);
-	json_decref(doc);
-	return rc;
-}
-
 /* p2p_copy's matrices, as CUDA's p2pBandwidthLatencyTest prints them
  * (rows copy from, columns to). */
 static void
@@ -380,6 +324,60 @@ cuda_gpus(const struct facts *f)
 	for (i = 0; i < f->ngpus; i++)
 		n += f->gpus[i].cuda_valid;
 	return n;
+}
+
+static int
+render_json_out(const struct facts *f, const struct bench_opts *o, const struct bench_result *r,
+		const struct bench_judged *j, int n, const struct findings *fs, const char *nogpu)
+{
+	json_t *doc = json_object(), *tests = json_array();
+	const struct gpu_facts *g = n ? bench_gpu(f, &r[0]) : NULL;
+	int i, rc;
+
+	json_object_set_new(doc, "schema", json_string("gpudoctor/bench/1"));
+	json_object_set_new(doc, "gpu", nogpu ? json_null()
+					      : json_pack("{s:i,s:s?,s:s?,s:s?}", "cuda_index", o->gpu, "name",
+							  g ? g->name : NULL, "pci_bus_id", g ? g->pci_bus_id : NULL,
+							  "compute_capability", g ? g->compute_capability : NULL));
+	json_object_set_new(doc, "no_gpu", nogpu ? json_string(nogpu) : json_null());
+	json_object_set_new(doc, "libraries",
+			    json_pack("{s:s?,s:s?,s:s?}", "cublaslt", o->cublaslt[0] ? o->cublaslt : NULL, "blas",
+				      o->blas[0] ? o->blas : NULL, "nccl", o->nccl[0] ? o->nccl : NULL));
+	for (i = 0; i < n; i++) {
+		const struct bench_result *x = &r[i];
+		json_t *t = json_pack("{s:s,s:s,s:s,s:s}", "name", bench_tests[x->test].name, "group",
+				      bench_tests[x->test].group, "state", bench_state_name(x->state), "unit",
+				      bench_tests[x->test].unit);
+		json_object_set_new(t, "value", x->state == BENCH_OK ? json_real(x->value) : json_null());
+		json_object_set_new(t, "value_read_write", x->value_rw > 0 ? json_real(x->value_rw) : json_null());
+		json_object_set_new(t, "best", x->state == BENCH_OK ? json_real(x->best) : json_null());
+		json_object_set_new(t, "iterations", json_integer(x->iterations));
+		json_object_set_new(t, "detail", json_string(x->detail));
+		json_object_set_new(t, "verified", x->verified < 0 ? json_null() : json_boolean(x->verified));
+		json_object_set_new(t, "verify", x->verify[0] ? json_string(x->verify) : json_null());
+		json_object_set_new(t, "error", x->error[0] ? json_string(x->error) : json_null());
+		json_object_set_new(t, "library", x->library[0] ? json_string(x->library) : json_null());
+		json_object_set_new(t, "peak", num_or_null(j[i].peak));
+		json_object_set_new(t, "peak_is", j[i].peak_what[0] ? json_string(j[i].peak_what) : json_null());
+		json_object_set_new(t, "of_peak", j[i].peak > 0 ? json_real(j[i].figure / j[i].peak) : json_null());
+		json_object_set_new(t, "reference", num_or_null(j[i].reference));
+		json_object_set_new(t, "of_reference",
+				    j[i].reference > 0 ? json_real(j[i].figure / j[i].reference) : json_null());
+		json_object_set_new(t, "reference_source",
+				    j[i].reference_source ? json_string(j[i].reference_source) : json_null());
+		json_object_set_new(t, "nvml", nvml_json(&x->nvml));
+		if (!strcmp(bench_tests[x->test].group, "multi"))
+			multi_json(t, x);
+		json_object_set_new(t, "ms", json_real(x->ms));
+		json_array_append_new(tests, t);
+	}
+	json_object_set_new(doc, "tests", tests);
+	json_object_set_new(doc, "mixed_precision", mixed_json(r, n));
+	json_object_set_new(doc, "findings", findings_to_json(fs));
+	rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+	fputc('\n', stdout);
+	json_decref(doc);
+	return rc;
 }
 
 /* One test's line, printed as it finishes. */

@@ -58,14 +58,18 @@ static const char *const error_words[] = {
 	"couldn't", "unable to", "not found", "segmentation fault", NULL,
 };
 
-/* Words of the cues (cues.h) that lines without any other word above may
- * state a cause with: a line is scanned for the cues' words only when the
- * main scan found something, so that the cues' many common words do not
- * slow down every line. */
+/* Words that make a line with no anchor and no GPU error worth its cues
+ * (cues.h): at least one of them or an error word is on every line a cue
+ * can fire on (tests/scripts/explain_corpus.sh checks it for each cue).
+ * A line that merely names the GPU, as a monitor prints at every sample,
+ * is not scanned again. */
 static const char *const trigger_words[] = {
 	"out of memory", "oom", "memory", "avx", "python", "nouveau", "paging file", "driver",
 	"secure boot", "lockdown", "insufficient", "incompatible", "not supported", "unsupported",
-	"not available", NULL,
+	"not available", "fail", "compatible", "no longer supported", "not compiled", "not built",
+	"built without", "compiled without", "mismatch", "busy", "dkms", "no nvidia", "no gpu",
+	"no cuda", "no devices", "no compatible", "no supported", "overheat", "thermal",
+	"temperature", "too hot", "uvm", "cuinit", "does not match", "doesn't match", NULL,
 };
 
 /* Words that say the log comes from WSL2, where a missing libcuda means
@@ -564,19 +568,17 @@ join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	return false;
 }
 
-/* The cue the cleaned line states (cues.h), or SIZE_MAX: its words are
- * looked for only when no row explains the line, so that the cues' many
- * common words cost nothing on the lines the table knows. */
+/* The cue text t (len bytes) states (cues.h), or SIZE_MAX. The cues'
+ * automaton is built when a line first needs it: a log the table
+ * explains line by line never pays for it. */
 static size_t
-line_cue(struct explain *x)
+line_cue(struct explain *x, const unsigned char *t, size_t len)
 {
 	struct acm_hit h[MAX_CUE_HITS];
-	size_t n, i, len = strlen(x->line);
+	size_t n, i;
 
 	if (!x->cues.nwords)
 		return SIZE_MAX;
-	/* built when first needed: a log the table explains line by line
-	 * never pays for it */
 	if (!x->cue_acm) {
 		x->cue_acm = acm_new();
 		for (i = 0; i < x->cues.nwords; i++)
@@ -584,33 +586,33 @@ line_cue(struct explain *x)
 		acm_build(x->cue_acm);
 	}
 	memset(&x->cue_line, 0, sizeof(x->cue_line));
-	n = acm_scan(x->cue_acm, (const unsigned char *)x->line, len, h, MAX_CUE_HITS);
+	n = acm_scan(x->cue_acm, t, len, h, MAX_CUE_HITS);
 	for (i = 0; i < n; i++)
-		cue_line_hit(&x->cue_line, &x->cues, h[i].id, (const unsigned char *)x->line, len,
-			     h[i].end);
+		cue_line_hit(&x->cue_line, &x->cues, h[i].id, t, len, h[i].end);
 	return cue_line_pick(&x->cue_line, &x->cues);
 }
 
-/* Cue c's expression, when it has one, on the cleaned line: its groups in
- * m (*ngroups of them, 0 without an expression); false when it does not
- * match. */
-static bool
-cue_matches(struct explain *x, size_t c, regmatch_t *m, size_t *ngroups)
+/* Cue c's captures: its expression's groups in m (*ngroups of them) where
+ * the expression matches the cleaned line, none otherwise; a cue fires on
+ * its words alone. */
+static void
+cue_captures(struct explain *x, size_t c, regmatch_t *m, size_t *ngroups)
 {
 	size_t id = x->npats + c;
 
 	*ngroups = 0;
 	if (!x->pats[id].regex[0])
-		return true;
+		return;
 	if (!x->re_state[id])
 		x->re_state[id] = regcomp(&x->re[id], x->pats[id].regex,
 					  REG_EXTENDED | REG_ICASE) ? -1 : 1;
 	if (x->re_state[id] < 0)
-		return false;
+		return;
 	*ngroups = x->re[id].re_nsub + 1;
 	if (*ngroups > MAX_GROUPS)
 		*ngroups = MAX_GROUPS;
-	return regexec(&x->re[id], x->line, *ngroups, m, 0) == 0;
+	if (regexec(&x->re[id], x->line, *ngroups, m, 0) != 0)
+		*ngroups = 0;
 }
 
 void
@@ -683,7 +685,12 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			first_end = hits[i].end;
 		}
 	}
-	if (!anchor && !gpu && !error && !trigger)
+	/* a line no anchor points to, and not a GPU error: worth more only
+	 * when it holds an error or a trigger word and its words state a
+	 * cause (one scan of the raw line: a line that merely names the GPU,
+	 * as a monitor prints at every sample, costs nothing more) */
+	if (!anchor && !(gpu && error) &&
+	    (!(error || trigger) || len > NORM_MAX || line_cue(x, s, len) == SIZE_MAX))
 		return;
 	/* a long line: the window around the first anchor */
 	off = 0;
@@ -749,8 +756,9 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		/* a status code by number alone */
 		record(x, row, x->line, NULL, 0, line, EXPLAIN_CAUSE, NULL);
 		linememo_put(&x->memo, LINEMEMO_ROW, row, NULL, 0);
-	} else if ((cue = line_cue(x)) != SIZE_MAX && cue_matches(x, cue, m, &best_groups)) {
+	} else if ((cue = line_cue(x, (const unsigned char *)x->line, strlen(x->line))) != SIZE_MAX) {
 		/* no message known, but the words of a cause */
+		cue_captures(x, cue, m, &best_groups);
 		record(x, x->npats + cue, x->line, best_groups ? m : NULL, best_groups, line,
 		       EXPLAIN_CAUSE, NULL);
 		linememo_put(&x->memo, LINEMEMO_ROW, x->npats + cue, m, best_groups);

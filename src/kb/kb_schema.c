@@ -294,7 +294,13 @@ check_log_cue(const void *row, char *msg, size_t size)
 	if (check_cue_words("words", r->words, true, msg, size) < 0 ||
 	    (r->unless[0] && check_cue_words("unless", r->unless, false, msg, size) < 0))
 		return -1;
-	return check_captures(r->regex, r->captures, r->title, r->explain, r->fix, msg, size);
+	/* a cue fires on its words, its expression matching or not: its
+	 * texts can name no capture */
+	if (check_placeholders("title", r->title, "", msg, size) < 0 ||
+	    check_placeholders("explain", r->explain, "", msg, size) < 0 ||
+	    check_placeholders("fix", r->fix, "", msg, size) < 0)
+		return -1;
+	return check_captures(r->regex, r->captures, "", "", "", msg, size);
 }
 
 const char *const kb_capture_names[] = {

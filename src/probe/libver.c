@@ -138,11 +138,7 @@ call_version(void *h, const struct call *c, char *out, size_t size)
 	case CALL_NCCL:
 		if (((int_ptr_fn)sym)(&a) != 0 || a <= 0)
 			return -1;
-		/* NCCL_VERSION_CODE: 2.9 and later major*10000 + minor*100 + patch */
-		if (a >= 10000)
-			split3(a, 10000, 100, out, size);
-		else
-			split3(a, 1000, 100, out, size);
+		vers_from_nccl_code(a, out, size);
 		return 0;
 	case CALL_NVRTC:
 		if (((two_int_fn)sym)(&a, &b) != 0 || a <= 0 || b < 0)

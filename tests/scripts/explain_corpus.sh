@@ -81,6 +81,20 @@ done < tests/explain/samples.tsv
 # every cue has its sample line
 nocue=$(awk -F'\t' 'FNR == NR { s[$1] = 1; next } /^cue\./ && !($1 in s) { printf " %s", $1 }' \
 	tests/explain/samples.tsv data/kb/log_cues.tsv)
+# every cue fires on a line of one word of each of its groups: the words
+# that let a line reach the cues (explain.c, trigger_words) cover it
+gate=$(awk -F'\t' '!/^#/ && $1 ~ /^cue\./ {
+	n = split($5, g, / \+ /); line = ""
+	for (i = 1; i <= n; i++) { split(g[i], a, / \| /); w = a[1]; sub(/\*$/, "", w); line = line (i > 1 ? " " : "") w }
+	print $1 "\t" $2 "\t" line }' data/kb/log_cues.tsv | while IFS="$(printf '\t')" read -r key finding line; do
+	first=$("$gd" explain --json -e "$line" 2>/dev/null | jq -r '.causes[0].id // "none"')
+	[ "$first" = "$finding" ] || printf ' %s ("%s": %s)' "$key" "$line" "$first"
+done)
+if [ -n "$gate" ]; then
+	echo "not ok explain cue words reach their cue:$gate"
+else
+	echo "ok explain cue words reach their cue: a line of one word per group fires each cue"
+fi
 if [ -n "$nocue" ]; then
 	echo "not ok explain cue samples: no sample line for$nocue"
 else

@@ -248,7 +248,8 @@ static const char cues[] =
 	"cue.t_build\tfw.cpu_only_build\terror\tcause\tnot compiled with | built without + cuda*\t\t\t\t"
 	"cpu build\tbuild\t\ts\n"
 	"cue.t_cc\thw.arch_too_old\terror\tcause\tnot supported + compute capability\t\t"
-	"capability ([0-9.]+)\tcc\tcc {cc}\told\t\ts\n";
+	"capability ([0-9.]+)\tcc\ttoo old\told\t\ts\n"
+	"cue.t_gate\trt.device_busy\terror\tcause\tquux + gpu\t\t\t\tquux\tq\t\ts\n";
 
 static int
 write_file(const char *dir, const char *name, const char *text)
@@ -544,11 +545,27 @@ cues_read_what_no_row_knows(void **state)
 	assert_int_equal(x.ncauses, 1);
 	assert_string_equal(x.causes[0].id, "fw.cpu_only_build");
 	explain_release(&x);
-	/* a cue's expression captures what the title names */
+	/* a cue's expression captures values where it matches; the cue
+	 * fires on its words either way */
 	run_text(&x, "Device compute capability 3.0 not supported\n");
 	assert_int_equal(x.ncauses, 1);
 	assert_string_equal(x.causes[0].id, "hw.arch_too_old");
-	assert_string_equal(x.causes[0].title, "cc 3.0");
+	assert_string_equal(explain_value(&x.causes[0], "cc"), "3.0");
+	explain_release(&x);
+	run_text(&x, "error: compute capability not supported\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "hw.arch_too_old");
+	assert_null(explain_value(&x.causes[0], "cc"));
+	explain_release(&x);
+	/* a line without an anchor is read for cues only when it holds an
+	 * error word or a trigger word: a monitor's line that names the GPU
+	 * is not ("quux" is no trigger) */
+	run_text(&x, "GPU 0 quux 97 %, 41230 MiB\n");
+	assert_int_equal(x.ncauses, 0);
+	explain_release(&x);
+	run_text(&x, "error: GPU 0 quux 97 %, 41230 MiB\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].pattern->key, "cue.t_gate");
 	explain_release(&x);
 	/* a row of the table before the words of a cue */
 	run_text(&x, "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0)\n");

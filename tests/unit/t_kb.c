@@ -464,6 +464,16 @@ test_helpers(void **state)
 	char w[8];
 
 	(void)state;
+	/* NCCL's version codes before and from 2.9 */
+	{
+		char v[16];
+		vers_from_nccl_code(22105, v, sizeof(v));
+		assert_string_equal(v, "2.21.5");
+		vers_from_nccl_code(2708, v, sizeof(v));
+		assert_string_equal(v, "2.7.8");
+		vers_from_nccl_code(0, v, sizeof(v));
+		assert_string_equal(v, "");
+	}
 	assert_true(kb_in_range("3.11.4", "3.8", "3.11"));
 	assert_true(kb_in_range("3.8", "3.8", "3.11"));
 	assert_false(kb_in_range("3.12", "3.8", "3.11"));

@@ -259,6 +259,8 @@ test_log_cues(void **state)
 		     "x.tsv:2: role");
 	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tcause\tab\t\tcc ([0-9]+)\t\tt\te\t\tsrc doc\n",
 		     "x.tsv:2: regex has 1 groups but 0 captures are named");
+	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmem.oom\terror\tcause\tab\t\tcc ([0-9]+)\tcc\tcc {cc}\te\t\tsrc doc\n",
+		     "x.tsv:2: title: {cc} is not among the captures");
 	expect_error(KB_LOG_CUES, CUE_HDR "cue.a\tmemoom\terror\tcause\tab\t\t\t\tt\te\t\tsrc doc\n",
 		     "x.tsv:2: finding memoom is not layer.name");
 }
