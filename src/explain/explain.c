@@ -39,7 +39,9 @@
 #define KW_CODE 0x2000000u       /* how a status code's name begins (codes.h) */
 #define KW_FACT 0x4000000u       /* a statement of a version, a build, a GPU (logfacts.h) */
 #define KW_TRIG 0x8000000u       /* a word that makes the line worth its cues (cues.h) */
-#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE | KW_FACT | KW_TRIG)
+#define KW_CTR 0x10000000u       /* a sign that the log comes from a container (container_words) */
+#define KW_GREQ 0x20000000u      /* a container asked for GPUs (gpu_request_words) */
+#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE | KW_FACT | KW_TRIG | KW_CTR | KW_GREQ)
 #define MAX_HITS 64
 #define MAX_CUE_HITS 64
 #define MAX_GROUPS 10
@@ -77,6 +79,43 @@ static const char *const trigger_words[] = {
 static const char *const wsl_words[] = {
 	"wsl2", "/usr/lib/wsl/", "microsoft-standard-wsl", NULL,
 };
+
+/* Words that say the log comes from a container or a cluster's pod, where
+ * a GPU that is not there is most often a GPU not asked for (rank.c). The
+ * last two are followed by the host name Docker gives a container, its
+ * 12-digit hexadecimal ID (container_host). */
+static const char *const container_words[] = {
+	"docker-compose", "docker compose", "docker exec", "/.dockerenv", "kubectl ", "kubernetes",
+	"podman ", "apptainer", "singularity", "nvcr.io/", "root@", "on this host (", NULL,
+};
+
+/* Words that ask a container for GPUs, anywhere in the log: with one the
+ * container had GPUs asked for (the container toolkit's hook runs only
+ * then; the GPU operator manages the driver of a cluster's GPU nodes), and
+ * a missing GPU has another cause. */
+static const char *const gpu_request_words[] = {
+	"--gpus", "--runtime=nvidia", "--runtime nvidia", "nvidia.com/gpu", "capabilities: [gpu]",
+	"runtime: nvidia", "driver: nvidia", "nvidia-docker", "NVIDIA_VISIBLE_DEVICES=", "--nv ",
+	"nvidia-container-cli", "nvidia-container-runtime", "gpu-operator", NULL,
+};
+
+/* Whether the container word that ends at end in s is a sign of one: the
+ * two words of a host name stand only before a container's ID, 12
+ * hexadecimal digits ("root@16c54693e7f2:", "on this host (16c54693e7f2)"). */
+static bool
+container_sign(const unsigned char *s, size_t len, size_t end, unsigned word)
+{
+	size_t i;
+
+	if (strcmp(container_words[word], "root@") && strcmp(container_words[word], "on this host ("))
+		return true;
+	if (len - end < 13)
+		return false;
+	for (i = 0; i < 12; i++)
+		if (!isdigit(s[end + i]) && (s[end + i] < 'a' || s[end + i] > 'f'))
+			return false;
+	return s[end + 12] == ':' || s[end + 12] == ')';
+}
 
 /* The value given to CUDA_VISIBLE_DEVICES right after the name in s
  * (`CUDA_VISIBLE_DEVICES="2,3"`, `CUDA_VISIBLE_DEVICES: -1`); false when
@@ -210,6 +249,10 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	acm_add(x->acm, "CUDA_VISIBLE_DEVICES", strlen("CUDA_VISIBLE_DEVICES"), KW_CVD);
 	acm_add(x->acm, "docker run ", strlen("docker run "), KW_RUN);
 	acm_add(x->acm, "podman run ", strlen("podman run "), KW_RUN);
+	for (i = 0; container_words[i]; i++)
+		acm_add(x->acm, container_words[i], strlen(container_words[i]), KW_CTR | (unsigned)i);
+	for (i = 0; gpu_request_words[i]; i++)
+		acm_add(x->acm, gpu_request_words[i], strlen(gpu_request_words[i]), KW_GREQ | (unsigned)i);
 	for (i = 0; trigger_words[i]; i++)
 		acm_add(x->acm, trigger_words[i], strlen(trigger_words[i]), KW_TRIG | (unsigned)i);
 	for (i = 0; logfacts_anchor(i); i++)
@@ -292,7 +335,7 @@ explain_reset(struct explain *x)
 	x->causes = NULL;
 	x->ncauses = x->acauses = 0;
 	x->bytes = 0;
-	x->lines = x->wsl_line = x->cvd_line = x->run_line = 0;
+	x->lines = x->wsl_line = x->cvd_line = x->run_line = x->container_line = x->gpu_request_line = 0;
 	x->cvd_value[0] = '\0';
 	x->has_text = false;
 	x->bom16 = false;
@@ -664,6 +707,12 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		} else if (hits[i].id & KW_RUN) {
 			if (!x->run_line && !gpu_flags(s, len, hits[i].end))
 				x->run_line = line;
+		} else if (hits[i].id & KW_CTR) {
+			if (!x->container_line && container_sign(s, len, hits[i].end, hits[i].id & 0xffffu))
+				x->container_line = line;
+		} else if (hits[i].id & KW_GREQ) {
+			if (!x->gpu_request_line)
+				x->gpu_request_line = line;
 		} else if (hits[i].id & KW_CVD) {
 			if (!x->cvd_line &&
 			    visible_devices_value(s + hits[i].end, len - hits[i].end, x->cvd_value,

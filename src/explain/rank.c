@@ -697,7 +697,11 @@ ancient_gpu_context(struct explain *x)
 /*
  * A log that starts a container with `docker run` (or podman) without
  * --gpus or the nvidia runtime, then misses the GPU inside it: the
- * container was started without GPU access, whatever else is said.
+ * container was started without GPU access, whatever else is said. A log
+ * that only shows it comes from a container or a pod (compose, kubectl,
+ * a prompt with a container's ID as host name) and asks for GPUs nowhere
+ * is read the same way: a GPU missing inside a container is most often one
+ * the container was not given.
  */
 static void
 container_context(struct explain *x)
@@ -707,25 +711,42 @@ container_context(struct explain *x)
 		"kmod.device_nodes_missing", "kmod.nvidia_not_loaded", "fw.no_gpu_at_runtime", "rt.unknown",
 		NULL,
 	};
+	unsigned long from = x->run_line;
 	size_t i;
 	int k;
 
-	if (!x->run_line)
+	if (!from && !x->gpu_request_line)
+		from = x->container_line;
+	if (!from)
 		return;
+	/* a sign of a container alone is weaker than any other cause: it
+	 * speaks only when every error the log holds is a GPU not found */
+	for (i = 0; !x->run_line && i < x->ncauses; i++) {
+		const struct explain_cause *c = &x->causes[i];
+		for (k = 0; inside[k] && strcmp(c->id, inside[k]); k++)
+			;
+		if (!inside[k] && c->role == EXPLAIN_CAUSE && c->severity >= SEV_ERROR)
+			return;
+	}
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
 		for (k = 0; inside[k] && strcmp(c->id, inside[k]); k++)
 			;
-		if (!inside[k] || c->lines[0] < x->run_line)
+		if (!inside[k] || (x->run_line && c->lines[0] < x->run_line))
 			continue;
 		recast(c, "host.container_no_gpu",
 		       xstrdup("The container was started without GPU access"),
-		       "docker run gives a container no GPU unless it is asked for one: without "
-		       "--gpus (or --runtime=nvidia) there are no /dev/nvidia* devices and no driver "
+		       "A container has no GPU unless it is asked for one: without --gpus (or "
+		       "--runtime=nvidia, or a GPU reservation in a compose file or a pod's "
+		       "nvidia.com/gpu limit) there are no /dev/nvidia* devices and no driver "
 		       "libraries inside, so CUDA finds nothing.",
 		       "docker run --gpus all IMAGE ...\nnvidia-ctk --version   # the NVIDIA Container "
 		       "Toolkit must be installed on the host");
-		explain_evidence(c, "the log runs a container without --gpus (line %lu)", x->run_line);
+		if (x->run_line)
+			explain_evidence(c, "the log runs a container without --gpus (line %lu)", x->run_line);
+		else
+			explain_evidence(c, "the log comes from a container or a pod (line %lu) and asks "
+					    "for no GPU", x->container_line);
 		return;
 	}
 }

@@ -217,6 +217,36 @@ statement_forms(void **state)
 	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
 	explain_release(&x);
 
+	/* a container's ID as host name, a compose or kubectl command: a GPU
+	 * not found inside is a GPU not given, unless GPUs were asked for or
+	 * another error explains the log */
+	run_text(&x, "E cuda_driver.cc:314] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable "
+		     "device is detected\nI cuda_diagnostics.cc:156] kernel driver does not appear to be "
+		     "running on this host (16c54693e7f2): /proc/driver/nvidia/version does not exist\n");
+	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
+	assert_non_null(strstr(x.causes[0].evidence[0], "a container or a pod (line 2)"));
+	explain_release(&x);
+	run_text(&x, "root@ff598b664d63:/workspace# python -c 'import torch; torch.zeros(1).cuda()'\n"
+		     "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n");
+	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
+	explain_release(&x);
+	run_text(&x, "root@myserver:~# python -c 'import torch; torch.zeros(1).cuda()'\n"
+		     "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n");
+	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
+	explain_release(&x);
+	run_text(&x, "$ docker compose up\nImportError: libcuda.so.1: cannot open shared object file: "
+		     "No such file or directory\n");
+	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
+	explain_release(&x);
+	run_text(&x, "$ docker compose up\n      capabilities: [gpu]\nImportError: libcuda.so.1: cannot open "
+		     "shared object file: No such file or directory\n");
+	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
+	explain_release(&x);
+	run_text(&x, "$ kubectl logs trainer-0\nImportError: libcuda.so.1: cannot open shared object file: "
+		     "No such file or directory\nRuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n");
+	assert_null(cause(&x, "host.container_no_gpu"));
+	explain_release(&x);
+
 	/* the GPU nearly full before TensorFlow allocated anything */
 	run_text(&x, "name: GeForce GTX 1080\nmajor: 6 minor: 1 memoryClockRate (GHz) 1.7335\n"
 		     "Total memory: 7.92GiB\nFree memory: 190.31MiB\n"
