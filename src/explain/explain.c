@@ -566,22 +566,33 @@ keep_tail(struct explain *x, const unsigned char *s, size_t len, unsigned long l
 }
 
 /* Whether s completes an anchor begun at the kept tail (sep: "" or " "
- * between them). */
+ * between them) that is longer than any anchor s begins itself: a line
+ * with a message of its own ("Error! Build of nvidia.ko failed for:")
+ * is no wrapped half of the line before ("... out of memory", which with
+ * it would spell "MemoryError"). */
 static bool
 completes_anchor(const struct explain *x, const unsigned char *s, size_t len, const char *sep)
 {
 	struct acm_hit hits[MAX_HITS];
 	unsigned state = x->tail_state;
-	size_t n, i, seplen = strlen(sep);
+	size_t n, i, seplen = strlen(sep), across = 0, inside = 0;
 
 	if (seplen)
 		acm_scan_from(x->acm, &state, (const unsigned char *)sep, seplen, hits, 0);
 	n = acm_scan_from(x->acm, &state, s, len < JOIN_LOOK ? len : JOIN_LOOK, hits, MAX_HITS);
-	for (i = 0; i < n; i++)
-		if (!(hits[i].id & KW_ANY) &&
-		    strlen(x->pats[hits[i].id].anchor) > hits[i].end + seplen)
-			return true;
-	return false;
+	for (i = 0; i < n; i++) {
+		size_t alen;
+		if (hits[i].id & KW_ANY)
+			continue;
+		alen = strlen(x->pats[hits[i].id].anchor);
+		if (alen > hits[i].end + seplen) {
+			if (alen > across)
+				across = alen;
+		} else if (alen > inside) {
+			inside = alen;
+		}
+	}
+	return across > inside;
 }
 
 static bool

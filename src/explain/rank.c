@@ -41,9 +41,11 @@ static const struct {
 	{"mem.held_by_other_process", {"mem.oom", "rt.cudnn_init_failed", "rt.cublas_init_failed"}},
 	/* XLA's ptxas too old for the GPU: the PTX the driver then gets fails */
 	{"lib.ptxas_missing", {"fw.arch_not_in_build"}},
-	/* a broken host driver makes the container toolkit fail too */
+	/* a broken host driver makes the container toolkit fail too; a driver
+	 * updated by half leaves a kernel module without its own GSP firmware */
 	{"driver.version_mismatch",
-	 {"kmod.nvidia_not_loaded", "driver.init_failed", "host.container_toolkit_missing"}},
+	 {"kmod.nvidia_not_loaded", "driver.init_failed", "host.container_toolkit_missing",
+	  "hw.gpu_missing"}},
 	{"kmod.nvidia_not_loaded", {"host.container_toolkit_missing"}},
 	{"driver.forward_compat_unsupported", {"driver.init_failed"}},
 	{"host.container_toolkit_missing",

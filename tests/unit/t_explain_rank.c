@@ -232,6 +232,25 @@ errors_before_warnings_and_symptoms(void **state)
 	explain_release(&x);
 }
 
+/* A wrapped line is joined to the one before only when the join spells
+ * a longer message than the line holds alone: "... out of memory" and
+ * "Error! Build of nvidia.ko failed for: ..." spell MemoryError across
+ * the break, but the second line is a message of its own. */
+static void
+a_line_with_its_own_message_is_no_wrap(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "RuntimeError: CUDA error: out of memory\n"
+		     "Error! Build of nvidia.ko failed for: 6.8.0-45-generic (x86_64)\n");
+	assert_int_equal(x.ncauses, 2);
+	assert_string_equal(x.causes[0].id, "kmod.nvidia_not_loaded");
+	assert_int_equal(x.causes[0].lines[0], 2);
+	assert_string_equal(x.causes[1].id, "mem.oom");
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -239,6 +258,7 @@ main(void)
 		cmocka_unit_test(root_cause_takes_its_consequences),
 		cmocka_unit_test(lower_layer_first),
 		cmocka_unit_test(errors_before_warnings_and_symptoms),
+		cmocka_unit_test(a_line_with_its_own_message_is_no_wrap),
 	};
 
 	return cmocka_run_group_tests(tests, load_samples, NULL);
