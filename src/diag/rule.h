@@ -25,6 +25,11 @@ extern const struct rule rules[];
 /* Run every rule and sort the findings for reporting. */
 void rules_run(const struct facts *f, struct findings *out);
 
+/* host.windows_native_tf_gpu for one environment: TensorFlow 2.11 or
+ * newer in a native Windows Python (rule_host.c). */
+void rule_windows_tf_env(const struct facts *f, const struct python_env_facts *e,
+			 struct findings *out);
+
 /* The rules whose facts a log can state (explain, explain/logfacts.h):
  * each framework of environment e against the driver, the GPUs and its
  * Python; what is not stated is unknown and fires nothing. */

@@ -229,55 +229,65 @@ windows_tf(const struct python_env_facts *e)
 	return NULL;
 }
 
+void
+rule_windows_tf_env(const struct facts *f, const struct python_env_facts *e, struct findings *out)
+{
+	const struct pypkg_facts *tf;
+	struct finding *fd;
+	struct buf b;
+	char py[48];
+	bool old_py;
+
+	(void)f;
+	if (strcmp(e->kind, "windows") || !(tf = windows_tf(e)))
+		return;
+	/* TensorFlow 2.10, the last with Windows GPU builds: Python 3.7-3.10 */
+	old_py = !e->version[0] || vers_cmp(e->version, "3.10") <= 0;
+	fd = findings_add(out, "host.windows_native_tf_gpu", SEV_WARN,
+			  "%s %s in a Windows Python cannot use the GPU: TensorFlow has no "
+			  "native Windows GPU support after 2.10",
+			  tf->name, tf->version);
+	finding_env(fd, e->path);
+	finding_evidence(fd, "%s %s in %s", tf->name, tf->version,
+			 e->site_packages[0] ? e->site_packages : e->path);
+	/* an environment found on this machine is one seen from WSL2; one a
+	 * log states has no place here */
+	if (e->site_packages[0])
+		finding_evidence(fd, "a native Windows Python%s%s, seen from WSL2 at %s",
+				 e->version[0] ? " " : "", e->version, e->path);
+	else
+		finding_evidence(fd, "a native Windows Python%s%s", e->version[0] ? " " : "", e->version);
+	buf_init(&b);
+	buf_adds(&b, "TensorFlow 2.11 and later run on the CPU only on native Windows. Either "
+		     "run TensorFlow inside WSL2, in a Linux virtual environment (the pip "
+		     "wheels bring CUDA and cuDNN; the Windows driver serves WSL2):\n");
+	buf_adds(&b, "python3 -m venv ~/.venvs/tf\n");
+	buf_adds(&b, ". ~/.venvs/tf/bin/activate\n");
+	buf_adds(&b, "pip install \"tensorflow[and-cuda]\"\n");
+	if (old_py)
+		py[0] = '\0';
+	else
+		STR_FMT(py, " (this environment has Python %s)", e->version);
+	buf_addf(&b, "Or, on Windows, use TensorFlow 2.10 with CUDA 11.2 and cuDNN 8.1 and "
+		     "Python 3.10 or older%s, in a conda environment (in the Anaconda Prompt):\n",
+		 py);
+	buf_adds(&b, "conda create -n tf210 python=3.10 -y\n");
+	buf_adds(&b, "conda activate tf210\n");
+	buf_adds(&b, "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0 -y\n");
+	buf_adds(&b, "pip install \"tensorflow<2.11\"\n");
+	buf_adds(&b, "The steps for this machine: gpudoctor plan tensorflow --os wsl2 (or "
+		     "--os windows).");
+	finding_fix(fd, b.s);
+	buf_release(&b);
+}
+
 static void
 check_windows_tf(const struct facts *f, struct findings *out)
 {
 	int i;
 
-	for (i = 0; i < f->npython && i < MAX_PYENVS; i++) {
-		const struct python_env_facts *e = &f->python[i];
-		const struct pypkg_facts *tf;
-		struct finding *fd;
-		struct buf b;
-		char py[48];
-		bool old_py;
-
-		if (strcmp(e->kind, "windows") || !(tf = windows_tf(e)))
-			continue;
-		/* TensorFlow 2.10, the last with Windows GPU builds: Python 3.7-3.10 */
-		old_py = !e->version[0] || vers_cmp(e->version, "3.10") <= 0;
-		fd = findings_add(out, "host.windows_native_tf_gpu", SEV_WARN,
-				  "%s %s in a Windows Python cannot use the GPU: TensorFlow has no "
-				  "native Windows GPU support after 2.10",
-				  tf->name, tf->version);
-		finding_env(fd, e->path);
-		finding_evidence(fd, "%s %s in %s", tf->name, tf->version,
-				 e->site_packages[0] ? e->site_packages : e->path);
-		finding_evidence(fd, "a native Windows Python%s%s, seen from WSL2 at %s",
-				 e->version[0] ? " " : "", e->version, e->path);
-		buf_init(&b);
-		buf_adds(&b, "TensorFlow 2.11 and later run on the CPU only on native Windows. Either "
-			     "run TensorFlow inside WSL2, in a Linux virtual environment (the pip "
-			     "wheels bring CUDA and cuDNN; the Windows driver serves WSL2):\n");
-		buf_adds(&b, "python3 -m venv ~/.venvs/tf\n");
-		buf_adds(&b, ". ~/.venvs/tf/bin/activate\n");
-		buf_adds(&b, "pip install \"tensorflow[and-cuda]\"\n");
-		if (old_py)
-			py[0] = '\0';
-		else
-			STR_FMT(py, " (this environment has Python %s)", e->version);
-		buf_addf(&b, "Or, on Windows, use TensorFlow 2.10 with CUDA 11.2 and cuDNN 8.1 and "
-			     "Python 3.10 or older%s, in a conda environment (in the Anaconda Prompt):\n",
-			 py);
-		buf_adds(&b, "conda create -n tf210 python=3.10 -y\n");
-		buf_adds(&b, "conda activate tf210\n");
-		buf_adds(&b, "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0 -y\n");
-		buf_adds(&b, "pip install \"tensorflow<2.11\"\n");
-		buf_adds(&b, "The steps for this machine: gpudoctor plan tensorflow --os wsl2 (or "
-			     "--os windows).");
-		finding_fix(fd, b.s);
-		buf_release(&b);
-	}
+	for (i = 0; i < f->npython && i < MAX_PYENVS; i++)
+		rule_windows_tf_env(f, &f->python[i], out);
 }
 
 /* ---- host.container_no_gpu --------------------------------------------------- */

@@ -78,6 +78,7 @@ rules_run_stated(const struct facts *f, const struct python_env_facts *e, struct
 {
 	int j;
 
+	rule_windows_tf_env(f, e, out);
 	for (j = 0; j < e->nframeworks && j < MAX_FRAMEWORKS; j++) {
 		const struct framework_facts *fw = &e->frameworks[j];
 

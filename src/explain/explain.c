@@ -595,6 +595,18 @@ completes_anchor(const struct explain *x, const unsigned char *s, size_t len, co
 	return across > inside;
 }
 
+/* Whether a line holds nothing but blanks. */
+static bool
+blank_line(const unsigned char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	return true;
+}
+
 static bool
 join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned long line)
 {
@@ -683,8 +695,13 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	x->lines = line;
 	if (join_wrapped(x, s, len, line))
 		return;
-	if (x->stated.pending)
-		logfacts_next_line(&x->stated, s, len, line);
+	if (x->stated.pending) {
+		/* a form's heading stands a blank line above its answer */
+		if (x->stated.pending_heading && blank_line(s, len))
+			x->stated.pending_line = line;
+		else
+			logfacts_next_line(&x->stated, s, len, line);
+	}
 	if (x->sample == 0 && len >= 2 && line == 1)
 		x->bom16 = (s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff);
 	if (x->sample < SAMPLE) {

@@ -34,6 +34,9 @@ enum lf_kind {
 	LF_MEM_TOTAL,    /* TensorFlow's device properties: "Total memory: 7.92GiB" */
 	LF_MEM_FREE,     /* "Free memory: 190.31MiB" */
 	LF_CPU_FLAGS,    /* /proc/cpuinfo: "flags : fpu vme ... sse2 ... avx ..." */
+	LF_OS_FIELD,     /* an issue form's operating system: "- OS Platform and Distribution: Windows 10",
+	                    or a "### OS platform and distribution" heading with the answer below */
+	LF_HEADING,      /* an issue form's "### TensorFlow version" heading, the answer below */
 };
 
 static const struct {
@@ -82,6 +85,17 @@ static const struct {
 	{"\\site-packages\\", LF_WINDOWS, NULL},
 	{"win_amd64", LF_WINDOWS, NULL},
 	{":\\users\\", LF_WINDOWS, NULL},
+	/* what people paste from an issue form or an environment report:
+	 * transformers' and diffusers' `env` ("- PyTorch version (GPU?): 2.0.1+cpu
+	 * (False)", "- Platform: Windows-10-10.0.19045-SP0"), collect_env's "OS:
+	 * Microsoft Windows 11 Home", TensorFlow's issue forms, old and new */
+	{"pytorch version (gpu?):", LF_FW_VERSION, "torch"},
+	{"tensorflow version (gpu?):", LF_FW_VERSION, "tensorflow"},
+	{"tensorflow version (use command below):", LF_FW_VERSION, "tensorflow"},
+	{"platform: windows", LF_OS_FIELD, NULL},
+	{"os: microsoft windows", LF_OS_FIELD, NULL},
+	{"os platform and distribution", LF_OS_FIELD, NULL},
+	{"### tensorflow version", LF_HEADING, "tensorflow"},
 };
 
 #define NANCHORS (sizeof(anchors) / sizeof(anchors[0]))
@@ -500,6 +514,19 @@ tf_name(const unsigned char *s, size_t len, size_t before, char *out, size_t siz
 
 /* ---- one statement --------------------------------------------------- */
 
+/* An operating system's name as a form states it ("Windows 10", "Microsoft
+ * Windows 11 Home", "Windows-10-10.0.19045-SP0"): native Windows, unless it
+ * says WSL. Whether it named one. */
+static bool
+native_windows(struct logfacts *lf, const unsigned char *s, size_t len)
+{
+	if (find_ci(s, len, 0, "windows") == SIZE_MAX || find_ci(s, len, 0, "wsl") != SIZE_MAX ||
+	    find_ci(s, len, 0, "subsystem for linux") != SIZE_MAX)
+		return false;
+	lf->windows = true;
+	return true;
+}
+
 bool
 logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len, size_t end,
 	      unsigned long line)
@@ -536,8 +563,12 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 		}
 		break;
 	case LF_FW_VERSION:
-		read_version(s, len, skip_label_end(s, len, end), v, sizeof(v));
+		i = read_version(s, len, skip_label_end(s, len, end), v, sizeof(v));
 		set_fw(lf, anchors[a].arg, v, line);
+		/* an env report's "(GPU?)" answered: "2.1.1+cpu (False)" */
+		if (v[0] && find_ci(s, end, start, "(gpu?)") != SIZE_MAX &&
+		    find_ci(s, len, i, "(false)") != SIZE_MAX && !lf->unavailable_line)
+			lf->unavailable_line = line;
 		break;
 	case LF_TORCH_CUDA: {
 		struct logfact_fw *fw;
@@ -630,6 +661,31 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 	case LF_WINDOWS:
 		lf->windows = true;
 		break;
+	case LF_OS_FIELD:
+		/* the answer after the label on the line, else on the next line
+		 * that is not blank (a heading of a form) */
+		i = end;
+		while (i < len && s[i] != ':' && s[i] != '\r')
+			i++;
+		if (find_ci(s, len, 0, "platform: windows") != SIZE_MAX ||
+		    find_ci(s, len, 0, "os: microsoft windows") != SIZE_MAX)
+			i = start;
+		if (i < len)
+			lf->hit |= native_windows(lf, s + i, len - i);
+		else if (s[skip_blanks(s, len, 0)] == '#') {
+			lf->pending = "os";
+			lf->pending_line = line;
+			lf->pending_heading = true;
+		}
+		break;
+	case LF_HEADING:
+		if (start == skip_blanks(s, len, 0) &&
+		    skip_blanks(s, len, end) >= len - (len && s[len - 1] == '\r')) {
+			lf->pending = anchors[a].arg;
+			lf->pending_line = line;
+			lf->pending_heading = true;
+		}
+		break;
 	case LF_MEM_TOTAL:
 	case LF_MEM_FREE: {
 		double mib = read_mib(s, len, end);
@@ -707,9 +763,33 @@ logfacts_next_line(struct logfacts *lf, const unsigned char *s, size_t len, unsi
 	char v[40];
 	size_t i, end;
 
+	bool heading = lf->pending_heading;
+
 	lf->pending = NULL;
-	if (line != lf->pending_line + 1)
+	lf->pending_heading = false;
+	/* a REPL's answer is the next line; a form's, the next that is not
+	 * blank (empty lines never reach here) */
+	if (line != lf->pending_line + 1 && !heading)
 		return;
+	if (!strcmp(what, "os")) {
+		native_windows(lf, s, len);
+		return;
+	}
+	if (heading) {
+		/* the answer to a form's version heading: "2.12.0", "tf 2.12",
+		 * "v2.12.0-rc1-12-g0db597d0d75 2.12.0": its last word */
+		end = len - (len && s[len - 1] == '\r');
+		while (end > 0 && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+			end--;
+		i = end;
+		while (i > 0 && s[i - 1] != ' ' && s[i - 1] != '\t')
+			i--;
+		if (i < end && (s[i] == 'v' || s[i] == 'V'))
+			i++;
+		if (read_version(s, end, i, v, sizeof(v)) == end && v[0] && strchr(v, '.'))
+			stated_value(lf, what, v, line);
+		return;
+	}
 	if (!strcmp(what, "available")) {
 		/* "False", "Out[2]: False" */
 		size_t at = find_ci(s, len, 0, "false");
@@ -839,6 +919,13 @@ stated_framework(const struct logfacts *lf, const struct logfact_fw *s, struct p
 	fw->live.run_uid = -1;
 	fw->live.gpu_count = -1;
 	fw->live.cuda_build = -1;
+	/* the package as a listing would show it, for the rules that read
+	 * packages (host.windows_native_tf_gpu) */
+	if (e->npkgs < MAX_PYPKGS) {
+		STR_COPY(e->pkgs[e->npkgs].name, fw->package);
+		STR_COPY(e->pkgs[e->npkgs].version, s->version);
+		e->npkgs++;
+	}
 	if (!strcmp(s->name, "tensorflow") && fw->cuda_build < 0 && s->version[0]) {
 		/* pip's tensorflow is a CUDA build on Linux, with the CUDA of
 		 * its tested configuration; on Windows only up to 2.10 */
@@ -868,6 +955,8 @@ logfacts_to_facts(const struct logfacts *lf, const struct facts *machine, struct
 	stated_driver(lf, out);
 	stated_gpus(lf, out);
 	e = log_env(out);
+	if (lf->windows && !strcmp(e->path, LOGFACTS_ENV))
+		STR_COPY(e->kind, "windows");
 	for (i = 0; i < lf->nfw; i++)
 		stated_framework(lf, &lf->fw[i], e);
 	if (lf->python[0] && (!machine || strcmp(e->version, lf->python)))

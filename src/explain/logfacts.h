@@ -62,7 +62,9 @@ struct logfacts {
 	bool cpu_avx;                    /* those flags name avx */
 	bool hit;                        /* the line logfacts_line read stated something */
 	const char *pending;             /* a question whose answer is the next line: ">>> torch.__version__" */
-	unsigned long pending_line;
+	unsigned long pending_line;      /* the line that asked; blank lines after a form's
+	                                    heading move it on (explain.c) */
+	bool pending_heading;            /* asked by a form's heading: the answer may be words */
 };
 
 /* The anchors that begin a statement, for the line matcher: anchor i of

@@ -152,6 +152,8 @@ stated_numbers(struct explain *x, struct findings *fs)
 {
 	const struct logfacts *lf = &x->stated;
 	struct finding *fd;
+	char *fix;
+	int i;
 
 	if (lf->mem_total_mib >= 1024 && lf->mem_free_mib >= 0 && lf->mem_free_mib < 0.1 * lf->mem_total_mib) {
 		fd = findings_add(fs, "mem.held_by_other_process", SEV_ERROR,
@@ -160,6 +162,22 @@ stated_numbers(struct explain *x, struct findings *fs)
 		finding_evidence(fd, "line %lu: the device's memory as the framework found it", lf->mem_line);
 		finding_fix(fd, "Another process holds the GPU's memory; find it and end it, or use another GPU:\n"
 				"nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
+	}
+	/* a build the log states is CPU-only, and the framework answered that
+	 * it sees no GPU: the build is why, whatever the machine has */
+	for (i = 0; lf->unavailable_line && i < lf->nfw; i++) {
+		const struct logfact_fw *s = &lf->fw[i];
+		if (s->conflict || s->cuda_build != 0)
+			continue;
+		fd = findings_add(fs, "fw.cpu_only_build", SEV_ERROR, "%s %s is a CPU-only build", s->name,
+				  s->version);
+		finding_evidence(fd, "line %lu states %s %s, a build without CUDA", s->line, s->name,
+				 s->version);
+		finding_evidence(fd, "line %lu: it sees no GPU", lf->unavailable_line);
+		fix = xasprintf("Replace it with a CUDA build for the machine's driver; on the machine, "
+				"this names the command:\ngpudoctor plan %s", s->name);
+		finding_fix(fd, fix);
+		free(fix);
 	}
 	if (lf->cpu_flags_line && !lf->cpu_avx) {
 		fd = findings_add(fs, "host.no_avx", SEV_ERROR, "The CPU has no AVX (its flags, line %lu)",

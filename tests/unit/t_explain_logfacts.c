@@ -247,6 +247,41 @@ statement_forms(void **state)
 	assert_null(cause(&x, "host.container_no_gpu"));
 	explain_release(&x);
 
+	/* issue forms and env reports: TensorFlow 2.11 or newer on native
+	 * Windows, by the doctor's rule; WSL is not native Windows */
+	run_text(&x, "### Tensorflow Version\n\nv2.12.0-rc1-12-g0db597d0d75 2.12.0\n\n"
+		     "### OS Platform and Distribution\n\nWindows 10\n\n### Relevant log output\n\n[]\n");
+	assert_string_equal(x.stated.fw[0].version, "2.12.0");
+	assert_true(x.stated.windows);
+	assert_string_equal(x.causes[0].id, "host.windows_native_tf_gpu");
+	explain_release(&x);
+	run_text(&x, "- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Windows 11 WSL2\n"
+		     "- TensorFlow version (use command below): 2.12.0\n");
+	assert_false(x.stated.windows);
+	assert_null(cause(&x, "host.windows_native_tf_gpu"));
+	explain_release(&x);
+	run_text(&x, "- Platform: Windows-10-10.0.19045-SP0\n- Tensorflow version (GPU?): 2.13.0 (False)\n");
+	assert_string_equal(x.causes[0].id, "host.windows_native_tf_gpu");
+	explain_release(&x);
+	run_text(&x, "- Platform: Windows-10-10.0.19045-SP0\n- Tensorflow version (GPU?): 2.10.1 (False)\n");
+	assert_null(cause(&x, "host.windows_native_tf_gpu"));
+	explain_release(&x);
+	/* a heading's answer must be a version alone */
+	run_text(&x, "### TensorFlow version\n\nthe latest one, 2.15 I think\n");
+	assert_int_equal(x.stated.nfw, 0);
+	explain_release(&x);
+
+	/* a CPU-only build stated beside "no GPU": the build is why */
+	run_text(&x, "- PyTorch version (GPU?): 2.1.1+cpu (False)\n");
+	assert_string_equal(x.causes[0].id, "fw.cpu_only_build");
+	explain_release(&x);
+	run_text(&x, "- PyTorch version (GPU?): 2.1.1+cu121 (False)\n");
+	assert_null(cause(&x, "fw.cpu_only_build"));
+	explain_release(&x);
+	run_text(&x, "- PyTorch version (GPU?): 2.1.1+cpu (True)\n");
+	assert_null(cause(&x, "fw.cpu_only_build"));
+	explain_release(&x);
+
 	/* the GPU nearly full before TensorFlow allocated anything */
 	run_text(&x, "name: GeForce GTX 1080\nmajor: 6 minor: 1 memoryClockRate (GHz) 1.7335\n"
 		     "Total memory: 7.92GiB\nFree memory: 190.31MiB\n"
