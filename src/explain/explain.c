@@ -695,13 +695,9 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	x->lines = line;
 	if (join_wrapped(x, s, len, line))
 		return;
-	if (x->stated.pending) {
-		/* a form's heading stands a blank line above its answer */
-		if (x->stated.pending_heading && blank_line(s, len))
-			x->stated.pending_line = line;
-		else
-			logfacts_next_line(&x->stated, s, len, line);
-	}
+	/* a form's heading stands blank lines above its answer */
+	if (x->stated.pending && !(x->stated.pending_heading && blank_line(s, len)))
+		logfacts_next_line(&x->stated, s, len, line);
 	if (x->sample == 0 && len >= 2 && line == 1)
 		x->bom16 = (s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff);
 	if (x->sample < SAMPLE) {

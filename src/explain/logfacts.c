@@ -92,8 +92,8 @@ static const struct {
 	{"pytorch version (gpu?):", LF_FW_VERSION, "torch"},
 	{"tensorflow version (gpu?):", LF_FW_VERSION, "tensorflow"},
 	{"tensorflow version (use command below):", LF_FW_VERSION, "tensorflow"},
-	{"platform: windows", LF_OS_FIELD, NULL},
-	{"os: microsoft windows", LF_OS_FIELD, NULL},
+	{"platform: windows", LF_OS_FIELD, "named"},    /* the anchor names the system */
+	{"os: microsoft windows", LF_OS_FIELD, "named"},
 	{"os platform and distribution", LF_OS_FIELD, NULL},
 	{"### tensorflow version", LF_HEADING, "tensorflow"},
 };
@@ -664,15 +664,14 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 	case LF_OS_FIELD:
 		/* the answer after the label on the line, else on the next line
 		 * that is not blank (a heading of a form) */
-		i = end;
-		while (i < len && s[i] != ':' && s[i] != '\r')
-			i++;
-		if (find_ci(s, len, 0, "platform: windows") != SIZE_MAX ||
-		    find_ci(s, len, 0, "os: microsoft windows") != SIZE_MAX)
+		if (anchors[a].arg)
 			i = start;
+		else
+			for (i = end; i < len && s[i] != ':' && s[i] != '\r'; i++)
+				;
 		if (i < len)
 			lf->hit |= native_windows(lf, s + i, len - i);
-		else if (s[skip_blanks(s, len, 0)] == '#') {
+		else if ((i = skip_blanks(s, len, 0)) < len && s[i] == '#') {
 			lf->pending = "os";
 			lf->pending_line = line;
 			lf->pending_heading = true;

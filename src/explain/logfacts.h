@@ -62,8 +62,7 @@ struct logfacts {
 	bool cpu_avx;                    /* those flags name avx */
 	bool hit;                        /* the line logfacts_line read stated something */
 	const char *pending;             /* a question whose answer is the next line: ">>> torch.__version__" */
-	unsigned long pending_line;      /* the line that asked; blank lines after a form's
-	                                    heading move it on (explain.c) */
+	unsigned long pending_line;      /* the line that asked */
 	bool pending_heading;            /* asked by a form's heading: the answer may be words */
 };
 

