@@ -37,6 +37,8 @@ enum lf_kind {
 	LF_OS_FIELD,     /* an issue form's operating system: "- OS Platform and Distribution: Windows 10",
 	                    or a "### OS platform and distribution" heading with the answer below */
 	LF_HEADING,      /* an issue form's "### TensorFlow version" heading, the answer below */
+	LF_ARCHS,        /* the GPU code a build carries: ggml's "CUDA : ARCHS = 600,610,700",
+	                    TensorFlow's build_info "'cuda_compute_capabilities': ['sm_35', 'compute_80']" */
 };
 
 static const struct {
@@ -96,6 +98,8 @@ static const struct {
 	{"os: microsoft windows", LF_OS_FIELD, "named"},
 	{"os platform and distribution", LF_OS_FIELD, NULL},
 	{"### tensorflow version", LF_HEADING, "tensorflow"},
+	{"archs = ", LF_ARCHS, "ggml"},
+	{"cuda_compute_capabilities", LF_ARCHS, "tensorflow"},
 };
 
 #define NANCHORS (sizeof(anchors) / sizeof(anchors[0]))
@@ -512,6 +516,94 @@ tf_name(const unsigned char *s, size_t len, size_t before, char *out, size_t siz
 		read_name(s, before < len ? before : len, p + 6, stops, out, size);
 }
 
+/* w at the end of the space-separated list (size bytes), when it fits and
+ * is not there yet. */
+static void
+add_word(char *list, size_t size, const char *w)
+{
+	size_t n = strlen(list), k = strlen(w);
+	const char *p;
+
+	for (p = list; (p = strstr(p, w)); p += k)
+		if ((p == list || p[-1] == ' ') && (p[k] == ' ' || !p[k]))
+			return;
+	if (n + (n > 0) + k + 1 > size)
+		return;
+	if (n)
+		list[n++] = ' ';
+	memcpy(list + n, w, k + 1);
+}
+
+/* One architecture of a build's list at s[i] into "X.Y" (cc), and whether
+ * it is PTX: "sm_86", "sm_90a", "compute_80", or ggml's __CUDA_ARCH_LIST__
+ * number "860". Returns the token's end; i when it is none. */
+static size_t
+read_arch(const unsigned char *s, size_t len, size_t i, char *cc, size_t size, bool *ptx)
+{
+	size_t d, k = i;
+	unsigned n = 0;
+
+	*ptx = false;
+	if (k + 3 < len && !strncasecmp((const char *)s + k, "sm_", 3))
+		k += 3;
+	else if (k + 8 < len && !strncasecmp((const char *)s + k, "compute_", 8)) {
+		k += 8;
+		*ptx = true;
+	}
+	for (d = k; d < len && isdigit(s[d]) && d - k < 4; d++)
+		n = n * 10 + (unsigned)(s[d] - '0');
+	if (k == i) {            /* a bare number: major * 100 + minor * 10 */
+		if (d - k != 3 && d - k != 4)
+			return i;
+		str_fmt(cc, size, "%u.%u", n / 100, n / 10 % 10);
+	} else {
+		if (d - k != 2 && d - k != 3)
+			return i;
+		str_fmt(cc, size, "%u.%u", n / 10, n % 10);
+	}
+	/* an arch-specific or family cubin: "sm_90a", "sm_100f" */
+	if (d < len && (s[d] == 'a' || s[d] == 'f') && !*ptx && k != i) {
+		size_t l = strlen(cc);
+		if (l + 1 < size) {
+			cc[l] = (char)s[d];
+			cc[l + 1] = '\0';
+		}
+		d++;
+	}
+	return d < len && isalnum(s[d]) ? i : d;
+}
+
+/* The list of architectures after a build's anchor: its machine code and
+ * PTX, when at least one is read. */
+static void
+read_archs(struct logfacts *lf, const unsigned char *s, size_t len, size_t i, const char *what,
+	   unsigned long line)
+{
+	char sass[sizeof(lf->archs_sass)] = "", ptx[sizeof(lf->archs_ptx)] = "", cc[8];
+	bool is_ptx, any = false;
+	size_t e;
+
+	while (i < len && s[i] != '|' && s[i] != ']' && s[i] != '\n') {
+		if (s[i] == ' ' || s[i] == ',' || s[i] == ';' || s[i] == '\'' || s[i] == '"' ||
+		    s[i] == '[' || s[i] == ':' || s[i] == '=' || s[i] == '\t') {
+			i++;
+			continue;
+		}
+		if ((e = read_arch(s, len, i, cc, sizeof(cc), &is_ptx)) == i)
+			break;
+		add_word(is_ptx ? ptx : sass, is_ptx ? sizeof(ptx) : sizeof(sass), cc);
+		any = true;
+		i = e;
+	}
+	if (!any || lf->archs_line)
+		return;
+	STR_COPY(lf->archs_sass, sass);
+	STR_COPY(lf->archs_ptx, ptx);
+	lf->archs_what = what;
+	lf->archs_line = line;
+	lf->hit = true;
+}
+
 /* ---- one statement --------------------------------------------------- */
 
 /* An operating system's name as a form states it ("Windows 10", "Microsoft
@@ -699,6 +791,9 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 		}
 		break;
 	}
+	case LF_ARCHS:
+		read_archs(lf, s, len, end, anchors[a].arg, line);
+		break;
 	case LF_CPU_FLAGS:
 		/* "flags\t\t: fpu vme ... sse2 ...", an x86 CPU's at the start of a line */
 		i = skip_blanks(s, len, end);

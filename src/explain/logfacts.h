@@ -60,6 +60,10 @@ struct logfacts {
 	unsigned long mem_line;
 	unsigned long cpu_flags_line;    /* /proc/cpuinfo's flags; 0 not stated */
 	bool cpu_avx;                    /* those flags name avx */
+	char archs_sass[96];             /* the GPU code a build states it carries: "6.0 6.1 9.0a" */
+	char archs_ptx[48];              /* its PTX: "8.0"; "" none stated */
+	const char *archs_what;          /* whose build: "ggml", "tensorflow" */
+	unsigned long archs_line;        /* where; 0 not stated */
 	bool hit;                        /* the line logfacts_line read stated something */
 	const char *pending;             /* a question whose answer is the next line: ">>> torch.__version__" */
 	unsigned long pending_line;      /* the line that asked */

@@ -10,6 +10,7 @@
 #include "base/xalloc.h"
 #include "diag/rule.h"
 #include "explain/logfacts.h"
+#include "kb/runs_on.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,69 @@ no_gpu_answer(struct explain *x)
 	explain_evidence(c, "line %lu answers False", x->stated.unavailable_line);
 }
 
+/* A build's list of GPU code, as a log states it, against a GPU the log
+ * names: the one decision (runs_on.h) says whether the GPU can run any of
+ * it. ggml states its architectures without saying which carry PTX: the
+ * newest is taken to, so only a GPU nothing can serve is judged. */
+static void
+stated_archs(const struct logfacts *lf, struct findings *fs)
+{
+	struct build_code b;
+	struct runs_verdict v;
+	struct finding *fd;
+	const char *top;
+	char *fix, sm[8];
+	bool ggml;
+	int i, k, n;
+
+	if (!lf->archs_line)
+		return;
+	memset(&b, 0, sizeof(b));
+	STR_COPY(b.sass, lf->archs_sass);
+	STR_COPY(b.ptx, lf->archs_ptx);
+	STR_COPY(b.from, "log");
+	ggml = !strcmp(lf->archs_what, "ggml");
+	if (ggml && !b.ptx[0]) {
+		top = strrchr(b.sass, ' ');
+		STR_COPY(b.ptx, top ? top + 1 : b.sass);
+	}
+	for (i = 0; i < lf->ngpus; i++) {
+		const struct logfact_gpu *g = &lf->gpus[i];
+
+		if (!g->cc[0])
+			continue;
+		runs_decide(&b, g->cc, "", &v);
+		if (v.how != RUNS_NO)
+			continue;
+		fd = findings_add(fs, "fw.arch_not_in_build", SEV_ERROR,
+				  "The %s build has no code for %s (compute capability %s)",
+				  ggml ? "ggml (llama.cpp)" : "TensorFlow",
+				  g->name[0] ? g->name : "the GPU", g->cc);
+		finding_evidence(fd, "line %lu: the build carries code for %s%s%s%s", lf->archs_line,
+				 b.sass[0] ? b.sass : "(none)", b.ptx[0] ? ", PTX for " : "", b.ptx,
+				 ggml && !lf->archs_ptx[0] ? " (the newest taken to be PTX)" : "");
+		finding_evidence(fd, "line %lu: %s has compute capability %s", g->line,
+				 g->name[0] ? g->name : "the GPU", g->cc);
+		finding_evidence(fd, "%s", v.reason);
+		/* CMake names compute capability 5.2 "52" */
+		for (k = n = 0; g->cc[k] && n + 1 < (int)sizeof(sm); k++)
+			if (g->cc[k] != '.')
+				sm[n++] = g->cc[k];
+		sm[n] = '\0';
+		if (ggml)
+			fix = xasprintf("Build it with this GPU's architecture among its targets, or use a "
+					"release built for compute capability %s:\n"
+					"cmake -B build -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=%s\n"
+					"cmake --build build --config Release", g->cc, sm);
+		else
+			fix = xasprintf("Install a TensorFlow build with code for compute capability %s; on "
+					"the machine, this names it:\ngpudoctor plan tensorflow", g->cc);
+		finding_fix(fd, fix);
+		free(fix);
+		return;
+	}
+}
+
 /* What the log states beyond builds: a GPU nearly full before the
  * framework allocated anything (TensorFlow's device properties), a CPU
  * without AVX (its /proc/cpuinfo flags). */
@@ -179,6 +243,7 @@ stated_numbers(struct explain *x, struct findings *fs)
 		finding_fix(fd, fix);
 		free(fix);
 	}
+	stated_archs(lf, fs);
 	if (lf->cpu_flags_line && !lf->cpu_avx) {
 		fd = findings_add(fs, "host.no_avx", SEV_ERROR, "The CPU has no AVX (its flags, line %lu)",
 				  lf->cpu_flags_line);

@@ -508,6 +508,67 @@ same_shape_lines(void **state)
 	explain_release(&x);
 }
 
+/* A build's list of GPU code as the log states it, against a GPU the log
+ * names, decided by runs_on.h: ggml's system_info without PTX marks (the
+ * newest taken to be PTX), TensorFlow's build_info with them. */
+static void
+stated_build_code_judged_by_runs_on(void **state)
+{
+	struct explain x;
+	const struct explain_cause *c;
+
+	(void)state;
+	run_text(&x, "ggml_cuda_init: found 1 CUDA devices:\n"
+		     "  Device 0: Tesla M60, compute capability 5.2, VMM: yes\n"
+		     "system_info: n_threads = 8 | CUDA : ARCHS = 600,610,700,750,800,860,890,900 | "
+		     "F16 = 1 | CPU : SSE3 = 1 | AVX = 1 |\n");
+	c = cause(&x, "fw.arch_not_in_build");
+	assert_non_null(c);
+	assert_ptr_equal(c, &x.causes[0]);
+	assert_string_equal(x.stated.archs_sass, "6.0 6.1 7.0 7.5 8.0 8.6 8.9 9.0");
+	assert_non_null(strstr(c->title, "Tesla M60 (compute capability 5.2)"));
+	assert_true(evidence_says(c, "line 3: the build carries code for 6.0 6.1 7.0 7.5 8.0 8.6 8.9 9.0, "
+				     "PTX for 9.0 (the newest taken to be PTX)"));
+	assert_non_null(strstr(c->fix, "-DCMAKE_CUDA_ARCHITECTURES=52\n"));
+	explain_release(&x);
+
+	/* newer than every target: the newest's PTX may run, so no verdict */
+	run_text(&x, "  Device 0: NVIDIA GeForce RTX 5090, compute capability 12.0, VMM: yes\n"
+		     "system_info: CUDA : ARCHS = 500,610,700,750,800 | F16 = 1 |\n");
+	assert_null(cause(&x, "fw.arch_not_in_build"));
+	explain_release(&x);
+	/* a target of the same major with a lower minor runs (8.6 on 8.0 code) */
+	run_text(&x, "  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes\n"
+		     "system_info: CUDA : ARCHS = 520,610,700,750,800 |\n");
+	assert_null(cause(&x, "fw.arch_not_in_build"));
+	explain_release(&x);
+
+	/* TensorFlow's build_info says which are PTX: sm_ lists only, none
+	 * for a newer major, is a build that cannot run */
+	run_text(&x, "{'cuda_compute_capabilities': ['sm_35', 'sm_50', 'sm_60', 'sm_70', 'sm_75'], "
+		     "'cuda_version': '11.2'}\n"
+		     "name: NVIDIA GeForce RTX 3080 major: 8 minor: 6 memoryClockRate(GHz): 1.71\n");
+	assert_string_equal(x.stated.archs_sass, "3.5 5.0 6.0 7.0 7.5");
+	assert_string_equal(x.stated.archs_ptx, "");
+	assert_non_null(cause(&x, "fw.arch_not_in_build"));
+	explain_release(&x);
+	run_text(&x, "{'cuda_compute_capabilities': ['sm_35', 'sm_50', 'sm_60', 'sm_70', 'sm_75', "
+		     "'compute_80']}\n"
+		     "name: NVIDIA GeForce RTX 3080 major: 8 minor: 6 memoryClockRate(GHz): 1.71\n");
+	assert_string_equal(x.stated.archs_ptx, "8.0");
+	assert_null(cause(&x, "fw.arch_not_in_build"));
+	explain_release(&x);
+
+	/* a list with no GPU named, or words that are no list: nothing */
+	run_text(&x, "system_info: CUDA : ARCHS = 600,610,700 |\n");
+	assert_int_equal(x.ncauses, 0);
+	explain_release(&x);
+	run_text(&x, "  Device 0: Tesla M60, compute capability 5.2, VMM: yes\nthe ARCHS = see below\n");
+	assert_int_equal(x.stated.archs_line, 0);
+	assert_null(cause(&x, "fw.arch_not_in_build"));
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -521,6 +582,7 @@ main(void)
 		cmocka_unit_test(codes_in_other_forms),
 		cmocka_unit_test(cudnn_fix_from_the_knowledge_base),
 		cmocka_unit_test(same_shape_lines),
+		cmocka_unit_test(stated_build_code_judged_by_runs_on),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
