@@ -41,7 +41,9 @@
 #define KW_TRIG 0x8000000u       /* a word that makes the line worth its cues (cues.h) */
 #define KW_CTR 0x10000000u       /* a sign that the log comes from a container (container_words) */
 #define KW_GREQ 0x20000000u      /* a container asked for GPUs (gpu_request_words) */
-#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE | KW_FACT | KW_TRIG | KW_CTR | KW_GREQ)
+#define KW_SRC 0x40000000u       /* a build from source chose its GPU targets (source_build_words) */
+#define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE | KW_FACT | KW_TRIG | KW_CTR | KW_GREQ | \
+		KW_SRC)
 #define MAX_HITS 64
 #define MAX_CUE_HITS 64
 #define MAX_GROUPS 10
@@ -97,6 +99,13 @@ static const char *const gpu_request_words[] = {
 	"--gpus", "--runtime=nvidia", "--runtime nvidia", "nvidia.com/gpu", "capabilities: [gpu]",
 	"runtime: nvidia", "driver: nvidia", "nvidia-docker", "NVIDIA_VISIBLE_DEVICES=", "--nv ",
 	"nvidia-container-cli", "nvidia-container-runtime", "gpu-operator", NULL,
+};
+
+/* Words of a build from source that names its own GPU targets: its
+ * minimum compute capability is then its own choice, not TensorFlow's. */
+static const char *const source_build_words[] = {
+	"TF_CUDA_COMPUTE_CAPABILITIES", "TORCH_CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES", "CUDA_ARCH_BIN",
+	"bazel build", NULL,
 };
 
 /* Whether the container word that ends at end in s is a sign of one: the
@@ -253,6 +262,8 @@ explain_init(struct explain *x, char *err, size_t errsize)
 		acm_add(x->acm, container_words[i], strlen(container_words[i]), KW_CTR | (unsigned)i);
 	for (i = 0; gpu_request_words[i]; i++)
 		acm_add(x->acm, gpu_request_words[i], strlen(gpu_request_words[i]), KW_GREQ | (unsigned)i);
+	for (i = 0; source_build_words[i]; i++)
+		acm_add(x->acm, source_build_words[i], strlen(source_build_words[i]), KW_SRC | (unsigned)i);
 	for (i = 0; trigger_words[i]; i++)
 		acm_add(x->acm, trigger_words[i], strlen(trigger_words[i]), KW_TRIG | (unsigned)i);
 	for (i = 0; logfacts_anchor(i); i++)
@@ -336,6 +347,7 @@ explain_reset(struct explain *x)
 	x->ncauses = x->acauses = 0;
 	x->bytes = 0;
 	x->lines = x->wsl_line = x->cvd_line = x->run_line = x->container_line = x->gpu_request_line = 0;
+	x->source_build_line = 0;
 	x->cvd_value[0] = '\0';
 	x->has_text = false;
 	x->bom16 = false;
@@ -734,6 +746,9 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		} else if (hits[i].id & KW_CTR) {
 			if (!x->container_line && container_sign(s, len, hits[i].end, hits[i].id & 0xffffu))
 				x->container_line = line;
+		} else if (hits[i].id & KW_SRC) {
+			if (!x->source_build_line)
+				x->source_build_line = line;
 		} else if (hits[i].id & KW_GREQ) {
 			if (!x->gpu_request_line)
 				x->gpu_request_line = line;

@@ -614,8 +614,9 @@ capture(const struct explain_cause *c, const char *name)
 /*
  * TensorFlow's "The minimum required Cuda capability is X" is the minimum
  * of the build that runs, not of TensorFlow: when an official build has
- * code for the GPU's compute capability, the GPU is not too old, this
- * build (a community wheel, a source build, a newer release) left it out.
+ * code for the GPU's compute capability, or the log builds TensorFlow from
+ * source with its own targets, the GPU is not too old, this build (a
+ * community wheel, a source build, a newer release) left it out.
  */
 static void
 build_minimum_context(struct explain *x)
@@ -623,11 +624,30 @@ build_minimum_context(struct explain *x)
 	int lowest = lowest_official_cc("tensorflow");
 	size_t i;
 
-	for (i = 0; lowest && i < x->ncauses; i++) {
+	for (i = 0; (lowest || x->source_build_line) && i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
 		const char *cc = capture(c, "cc"), *min = capture(c, "expected");
 		if (strcmp(c->id, "hw.arch_too_old") || !c->pattern || strcmp(c->pattern->framework, "tensorflow") ||
-		    !cc || !min || (int)(strtod(cc, NULL) * 10 + 0.5) < lowest)
+		    !cc || !min)
+			continue;
+		if (x->source_build_line) {
+			/* a build from source chose its targets: the choice left it out */
+			recast(c, "fw.arch_not_in_build",
+			       xasprintf("This TensorFlow build starts at compute capability %s; the GPU's %s "
+					 "is left out", min, cc),
+			       "The log builds TensorFlow from source with its own list of GPU targets. The "
+			       "minimum TensorFlow prints is that of the build that runs, so that build did not "
+			       "include this GPU's compute capability: the setting did not reach the build, or "
+			       "the TensorFlow running is another build.",
+			       "python -c \"import tensorflow as tf; print(tf.__file__, "
+			       "tf.sysconfig.get_build_info().get('cuda_compute_capabilities'))\"\n"
+			       "Rebuild with the GPU's compute capability in TF_CUDA_COMPUTE_CAPABILITIES "
+			       "(./configure asks for it) and install the wheel that build makes");
+			explain_evidence(c, "the log builds from source with its own GPU targets (line %lu)",
+					 x->source_build_line);
+			continue;
+		}
+		if (!lowest || (int)(strtod(cc, NULL) * 10 + 0.5) < lowest)
 			continue;
 		recast(c, "fw.arch_not_in_build",
 		       xasprintf("This TensorFlow build starts at compute capability %s; the GPU's %s "
@@ -683,7 +703,8 @@ ancient_gpu_context(struct explain *x)
 		if (l && (!lowest || l < lowest))
 			lowest = l;
 	}
-	for (i = 0; lowest && i < x->ncauses; i++) {
+	/* a build from source chose its targets, whatever the GPU's age */
+	for (i = 0; lowest && !x->source_build_line && i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
 		const char *v = capture(c, "cc");
 		if (strcmp(c->id, "fw.arch_not_in_build") || !v || !(cc = cc_x10(v)) || cc >= lowest)

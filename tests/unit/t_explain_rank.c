@@ -251,6 +251,33 @@ a_line_with_its_own_message_is_no_wrap(void **state)
 	explain_release(&x);
 }
 
+/* TensorFlow's minimum-capability message: a GPU below every official
+ * build is too old; the same message in a log that builds TensorFlow from
+ * source with its own targets is that build leaving the GPU out. */
+static void
+a_source_build_chose_its_minimum(void **state)
+{
+	static const char gate[] = "Ignoring gpu device (device: 0, name: GRID K520, pci bus id: "
+				   "0000:00:03.0) with Cuda compute capability 3.0. The minimum required "
+				   "Cuda capability is 3.5.\n";
+	char log[512];
+	struct explain x;
+
+	(void)state;
+	run_text(&x, gate);
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "hw.arch_too_old");
+	explain_release(&x);
+
+	snprintf(log, sizeof(log), "$ export TF_CUDA_COMPUTE_CAPABILITIES=3.0\n$ bazel build "
+				   "//tensorflow/tools/pip_package:build_pip_package\n%s", gate);
+	run_text(&x, log);
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "fw.arch_not_in_build");
+	assert_non_null(strstr(x.causes[0].title, "starts at compute capability 3.5"));
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -259,6 +286,7 @@ main(void)
 		cmocka_unit_test(lower_layer_first),
 		cmocka_unit_test(errors_before_warnings_and_symptoms),
 		cmocka_unit_test(a_line_with_its_own_message_is_no_wrap),
+		cmocka_unit_test(a_source_build_chose_its_minimum),
 	};
 
 	return cmocka_run_group_tests(tests, load_samples, NULL);
