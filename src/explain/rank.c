@@ -55,6 +55,8 @@ static const struct {
 	/* PTX from a toolkit newer than the driver's JIT: the driver is "too
 	 * old" for it, and ptxas's message is the same fact */
 	{"lib.toolkit_newer_than_driver", {"driver.too_old", "lib.ptxas_missing"}},
+	/* a framework built without CUDA sees no GPU, whatever the machine has */
+	{"fw.cpu_only_build", {"driver.no_visible_device", "fw.no_gpu_at_runtime"}},
 };
 
 void

@@ -141,6 +141,7 @@ root_cause_takes_its_consequences(void **state)
 		{"rt.xid_error", "rt.kernel_fault"},
 		{"kmod.nouveau_loaded", "kmod.nvidia_not_loaded"},
 		{"kmod.nvidia_not_loaded", "driver.no_visible_device"},
+		{"fw.cpu_only_build", "driver.no_visible_device"},
 	};
 	size_t i;
 	int order;
