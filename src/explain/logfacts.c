@@ -29,6 +29,7 @@ enum lf_kind {
 	LF_CC_QUERY,     /* "CUDA Capability Major/Minor version number:    3.7" */
 	LF_PYTHON,       /* "Python version: 3.10.12 (main, ...)" */
 	LF_WINDOWS,      /* a Windows path or wheel */
+	LF_MACOS,        /* a macOS path, wheel, banner or platform */
 	LF_REPL,         /* ">>> torch.__version__" and its answer on the next line */
 	LF_PIP_PYTHON,   /* "Using pip 22.0.4 from /usr/lib/python3/dist-packages/pip (python 3.8)" */
 	LF_MEM_TOTAL,    /* TensorFlow's device properties: "Total memory: 7.92GiB" */
@@ -87,6 +88,13 @@ static const struct {
 	{"\\site-packages\\", LF_WINDOWS, NULL},
 	{"win_amd64", LF_WINDOWS, NULL},
 	{":\\users\\", LF_WINDOWS, NULL},
+	{"/users/", LF_MACOS, NULL},           /* "/Users/ann/...": a home on macOS */
+	{" on darwin", LF_MACOS, NULL},        /* the Python REPL's banner */
+	{"macosx_1", LF_MACOS, NULL},          /* a wheel's platform tag: macosx_11_0_arm64 */
+	{"/opt/homebrew/", LF_MACOS, NULL},
+	{"/python.framework/", LF_MACOS, NULL},
+	{"platform: macos", LF_MACOS, NULL},   /* transformers' env: "Platform: macOS-14.2-arm64-arm-64bit" */
+	{"os: macos", LF_MACOS, NULL},         /* collect_env: "OS: macOS 14.2 (arm64)" */
 	/* what people paste from an issue form or an environment report:
 	 * transformers' and diffusers' `env` ("- PyTorch version (GPU?): 2.0.1+cpu
 	 * (False)", "- Platform: Windows-10-10.0.19045-SP0"), collect_env's "OS:
@@ -606,12 +614,26 @@ read_archs(struct logfacts *lf, const unsigned char *s, size_t len, size_t i, co
 
 /* ---- one statement --------------------------------------------------- */
 
-/* An operating system's name as a form states it ("Windows 10", "Microsoft
- * Windows 11 Home", "Windows-10-10.0.19045-SP0"): native Windows, unless it
- * says WSL. Whether it named one. */
-static bool
-native_windows(struct logfacts *lf, const unsigned char *s, size_t len)
+static void
+set_macos(struct logfacts *lf, unsigned long line)
 {
+	lf->hit = true;
+	if (!lf->macos_line)
+		lf->macos_line = line;
+}
+
+/* An operating system's name as a form states it ("Windows 10", "Microsoft
+ * Windows 11 Home", "Windows-10-10.0.19045-SP0", "macOS 14.2", "Mac OS X
+ * 10.13"): native Windows, unless it says WSL, or macOS. Whether it named
+ * one. */
+static bool
+os_named(struct logfacts *lf, const unsigned char *s, size_t len, unsigned long line)
+{
+	if (find_ci(s, len, 0, "macos") != SIZE_MAX || find_ci(s, len, 0, "mac os") != SIZE_MAX ||
+	    find_ci(s, len, 0, "os x") != SIZE_MAX || find_ci(s, len, 0, "darwin") != SIZE_MAX) {
+		set_macos(lf, line);
+		return true;
+	}
 	if (find_ci(s, len, 0, "windows") == SIZE_MAX || find_ci(s, len, 0, "wsl") != SIZE_MAX ||
 	    find_ci(s, len, 0, "subsystem for linux") != SIZE_MAX)
 		return false;
@@ -753,6 +775,14 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 	case LF_WINDOWS:
 		lf->windows = true;
 		break;
+	case LF_MACOS:
+		/* macOS spells its homes "/Users/" at the root of a path (a
+		 * Linux cluster's "/users/", Git Bash's "/c/Users/" are not) */
+		if (strcmp(anchors[a].anchor, "/users/") != 0 ||
+		    (s[start + 1] == 'U' && (start == 0 || (!isalnum(s[start - 1]) && s[start - 1] != '/' &&
+							     s[start - 1] != '\\' && s[start - 1] != '.'))))
+			set_macos(lf, line);
+		break;
 	case LF_OS_FIELD:
 		/* the answer after the label on the line, else on the next line
 		 * that is not blank (a heading of a form) */
@@ -762,7 +792,7 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 			for (i = end; i < len && s[i] != ':' && s[i] != '\r'; i++)
 				;
 		if (i < len)
-			lf->hit |= native_windows(lf, s + i, len - i);
+			lf->hit |= os_named(lf, s + i, len - i, line);
 		else if ((i = skip_blanks(s, len, 0)) < len && s[i] == '#') {
 			lf->pending = "os";
 			lf->pending_line = line;
@@ -866,7 +896,7 @@ logfacts_next_line(struct logfacts *lf, const unsigned char *s, size_t len, unsi
 	if (line != lf->pending_line + 1 && !heading)
 		return;
 	if (!strcmp(what, "os")) {
-		native_windows(lf, s, len);
+		os_named(lf, s, len, line);
 		return;
 	}
 	if (heading) {

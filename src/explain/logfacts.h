@@ -54,6 +54,7 @@ struct logfacts {
 	struct logfact_gpu gpus[LOGFACTS_MAX_GPUS];
 	int ngpus;
 	bool windows;                    /* Windows paths: TensorFlow >= 2.11 has no GPU build there */
+	unsigned long macos_line;        /* the log comes from macOS, which has no CUDA; 0 not stated */
 	unsigned long unavailable_line;  /* torch.cuda.is_available() answered False here; 0 never */
 	double mem_total_mib, mem_free_mib; /* a framework's device properties (TensorFlow's
 	                                    "Total memory"/"Free memory"); 0, -1 not stated */

@@ -57,6 +57,10 @@ static const struct {
 	{"lib.toolkit_newer_than_driver", {"driver.too_old", "lib.ptxas_missing"}},
 	/* a framework built without CUDA sees no GPU, whatever the machine has */
 	{"fw.cpu_only_build", {"driver.no_visible_device", "fw.no_gpu_at_runtime"}},
+	/* a system without CUDA: no build, no driver, no device */
+	{"host.unsupported_os",
+	 {"fw.cpu_only_build", "driver.no_visible_device", "fw.no_gpu_at_runtime", "driver.libcuda_missing",
+	  "driver.init_failed", "hw.no_nvidia_gpu", "kmod.nvidia_not_loaded", "kmod.device_nodes_missing"}},
 };
 
 void
@@ -787,6 +791,37 @@ container_context(struct explain *x)
 	}
 }
 
+/*
+ * A log from macOS (its paths, the REPL's "on darwin", a wheel's macosx
+ * tag, a form's OS) that misses the GPU or runs a CPU-only build: macOS has
+ * no CUDA (NVIDIA's last CUDA for macOS was 10.2, and no framework
+ * publishes CUDA builds for it), whatever else the log says.
+ */
+static void
+macos_context(struct explain *x)
+{
+	size_t i;
+
+	if (!x->stated.macos_line)
+		return;
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		if ((!gpu_not_found(c->id) || !strcmp(c->id, "rt.unknown")) && strcmp(c->id, "fw.cpu_only_build") &&
+		    strcmp(c->id, "hw.no_nvidia_gpu"))
+			continue;
+		recast(c, "host.unsupported_os", xstrdup("macOS has no CUDA: no framework uses a GPU through it there"),
+		       "The log comes from macOS. NVIDIA's CUDA for macOS ended with CUDA 10.2 and no current "
+		       "TensorFlow, PyTorch or JAX release has a CUDA build for it, so the GPU is never found "
+		       "and the framework is a CPU build. On Apple silicon the GPU is reached through Metal "
+		       "instead.",
+		       "python -c \"import torch; print(torch.backends.mps.is_available())\"   # PyTorch: "
+		       "device \"mps\" instead of \"cuda\"\npip install tensorflow-metal   # TensorFlow's "
+		       "Metal plugin\nFor CUDA, run on a Linux or Windows machine with an NVIDIA GPU");
+		explain_evidence(c, "line %lu shows the log comes from macOS", x->stated.macos_line);
+		return;
+	}
+}
+
 void
 explain_finish(struct explain *x)
 {
@@ -819,6 +854,7 @@ explain_finish(struct explain *x)
 	ancient_gpu_context(x);
 	visible_devices_context(x);
 	container_context(x);
+	macos_context(x);
 	if (x->ncauses)
 		qsort(x->causes, x->ncauses, sizeof(*x->causes), cause_cmp);
 

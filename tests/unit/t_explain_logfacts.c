@@ -569,6 +569,50 @@ stated_build_code_judged_by_runs_on(void **state)
 	explain_release(&x);
 }
 
+/* A log from macOS that misses the GPU: the system has no CUDA. Its
+ * homes are "/Users/" at a path's root; other spellings are not macOS. */
+static void
+macos_has_no_cuda(void **state)
+{
+	static const char *const mac[] = {
+		"  File \"/Users/ann/env/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 284\n",
+		"Python 3.9.6 (default, May  7 2023, 23:32:44) [Clang 14.0.3] on darwin\n",
+		"OS: macOS 14.2.1 (arm64)\n",
+		"- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Mac OS X 10.13.4\n",
+		"Downloading torch-2.1.0-cp310-none-macosx_11_0_arm64.whl (59.6 MB)\n",
+	};
+	static const char *const not_mac[] = {
+		"  File \"/home/users/ann/env/lib/python3.10/site-packages/torch/cuda/__init__.py\"\n",
+		"  File \"/users/ann/env/lib/python3.10/site-packages/torch/cuda/__init__.py\"\n",
+		"$ ls /c/Users/ann/env\n",
+	};
+	static const char err[] = "AssertionError: Torch not compiled with CUDA enabled\n";
+	char log[512];
+	struct explain x;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(mac) / sizeof(mac[0]); i++) {
+		snprintf(log, sizeof(log), "%s%s", mac[i], err);
+		run_text(&x, log);
+		if (!x.ncauses || strcmp(x.causes[0].id, "host.unsupported_os"))
+			fail_msg("%s: first is %s", mac[i], x.ncauses ? x.causes[0].id : "none");
+		assert_int_equal(x.stated.macos_line, 1);
+		explain_release(&x);
+	}
+	for (i = 0; i < sizeof(not_mac) / sizeof(not_mac[0]); i++) {
+		snprintf(log, sizeof(log), "%s%s", not_mac[i], err);
+		run_text(&x, log);
+		assert_int_equal(x.stated.macos_line, 0);
+		assert_string_equal(x.causes[0].id, "fw.cpu_only_build");
+		explain_release(&x);
+	}
+	/* the system alone is no error */
+	run_text(&x, mac[0]);
+	assert_int_equal(x.ncauses, 0);
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -583,6 +627,7 @@ main(void)
 		cmocka_unit_test(cudnn_fix_from_the_knowledge_base),
 		cmocka_unit_test(same_shape_lines),
 		cmocka_unit_test(stated_build_code_judged_by_runs_on),
+		cmocka_unit_test(macos_has_no_cuda),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
