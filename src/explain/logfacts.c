@@ -30,6 +30,9 @@ enum lf_kind {
 	LF_PYTHON,       /* "Python version: 3.10.12 (main, ...)" */
 	LF_WINDOWS,      /* a Windows path or wheel */
 	LF_MACOS,        /* a macOS path, wheel, banner or platform */
+	LF_NVCC,         /* nvcc --version: "Cuda compilation tools, release 9.1, V9.1.85" */
+	LF_TF_DEVICE,    /* TensorFlow's device list: "PhysicalDevice(name='/physical_device:CPU:0'" */
+	LF_NUM_GPUS,     /* the tutorial's print: "Num GPUs Available:  0" */
 	LF_REPL,         /* ">>> torch.__version__" and its answer on the next line */
 	LF_PIP_PYTHON,   /* "Using pip 22.0.4 from /usr/lib/python3/dist-packages/pip (python 3.8)" */
 	LF_MEM_TOTAL,    /* TensorFlow's device properties: "Total memory: 7.92GiB" */
@@ -88,6 +91,13 @@ static const struct {
 	{"\\site-packages\\", LF_WINDOWS, NULL},
 	{"win_amd64", LF_WINDOWS, NULL},
 	{":\\users\\", LF_WINDOWS, NULL},
+	{"] on win32", LF_WINDOWS, NULL},      /* the Python REPL's banner */
+	{"cuda compilation tools, release ", LF_NVCC, NULL},
+	{"/physical_device:cpu:", LF_TF_DEVICE, "cpu"},
+	{"/physical_device:gpu:", LF_TF_DEVICE, "gpu"},
+	{"/physical_device:xla_gpu:", LF_TF_DEVICE, "xla_gpu"},
+	{"num gpus available:", LF_NUM_GPUS, NULL},
+	{"num gpus:", LF_NUM_GPUS, NULL},
 	{"/users/", LF_MACOS, NULL},           /* "/Users/ann/...": a home on macOS */
 	{" on darwin", LF_MACOS, NULL},        /* the Python REPL's banner */
 	{"macosx_1", LF_MACOS, NULL},          /* a wheel's platform tag: macosx_11_0_arm64 */
@@ -774,6 +784,34 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 		break;
 	case LF_WINDOWS:
 		lf->windows = true;
+		break;
+	case LF_NVCC:
+		read_version(s, len, end, v, sizeof(v));
+		if (v[0] && strchr(v, '.')) {
+			lf->hit = true;
+			if (!lf->nvcc[0]) {
+				STR_COPY(lf->nvcc, v);
+				lf->nvcc_line = line;
+			} else if (strcmp(lf->nvcc, v)) {
+				lf->nvcc_conflict = true;
+			}
+		}
+		break;
+	case LF_TF_DEVICE:
+		lf->hit = true;
+		if (!strcmp(anchors[a].arg, "gpu"))
+			lf->tf_gpu_listed = true;
+		else if (!strcmp(anchors[a].arg, "xla_gpu") && !lf->tf_xla_gpu_line)
+			lf->tf_xla_gpu_line = line;
+		else if (!strcmp(anchors[a].arg, "cpu") && !lf->tf_cpu_line)
+			lf->tf_cpu_line = line;
+		break;
+	case LF_NUM_GPUS:
+		i = skip_blanks(s, len, end);
+		if (i < len && s[i] == '0' && (i + 1 >= len || !isdigit(s[i + 1])) && !lf->tf_zero_gpus_line) {
+			lf->tf_zero_gpus_line = line;
+			lf->hit = true;
+		}
 		break;
 	case LF_MACOS:
 		/* macOS spells its homes "/Users/" at the root of a path (a

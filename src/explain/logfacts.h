@@ -55,7 +55,15 @@ struct logfacts {
 	int ngpus;
 	bool windows;                    /* Windows paths: TensorFlow >= 2.11 has no GPU build there */
 	unsigned long macos_line;        /* the log comes from macOS, which has no CUDA; 0 not stated */
+	char nvcc[16];                   /* the toolkit nvcc --version names: "9.1" */
+	unsigned long nvcc_line;
+	bool nvcc_conflict;
+	unsigned long tf_cpu_line;       /* TensorFlow listed its CPU device here; 0 never */
+	bool tf_gpu_listed;              /* ... and a GPU device somewhere */
+	unsigned long tf_xla_gpu_line;   /* ... an XLA_GPU device (TensorFlow 2.0-2.3) */
+	unsigned long tf_zero_gpus_line; /* "Num GPUs Available: 0" */
 	unsigned long unavailable_line;  /* torch.cuda.is_available() answered False here; 0 never */
+	bool unavailable_tf;             /* ... TensorFlow's device list named no GPU there */
 	double mem_total_mib, mem_free_mib; /* a framework's device properties (TensorFlow's
 	                                    "Total memory"/"Free memory"); 0, -1 not stated */
 	unsigned long mem_line;

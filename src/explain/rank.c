@@ -57,6 +57,8 @@ static const struct {
 	{"lib.toolkit_newer_than_driver", {"driver.too_old", "lib.ptxas_missing"}},
 	/* a framework built without CUDA sees no GPU, whatever the machine has */
 	{"fw.cpu_only_build", {"driver.no_visible_device", "fw.no_gpu_at_runtime"}},
+	/* TensorFlow 2.11 and later on native Windows: a build without CUDA */
+	{"host.windows_native_tf_gpu", {"fw.cpu_only_build", "fw.no_gpu_at_runtime"}},
 	/* a system without CUDA: no build, no driver, no device */
 	{"host.unsupported_os",
 	 {"fw.cpu_only_build", "driver.no_visible_device", "fw.no_gpu_at_runtime", "driver.libcuda_missing",

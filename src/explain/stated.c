@@ -7,6 +7,7 @@
  */
 #include "explain/stated.h"
 #include "base/str.h"
+#include "base/vers.h"
 #include "base/xalloc.h"
 #include "diag/rule.h"
 #include "explain/logfacts.h"
@@ -138,11 +139,13 @@ no_gpu_answer(struct explain *x)
 	c->severity = SEV_ERROR;
 	c->count = 1;
 	c->lines[c->nlines++] = x->stated.unavailable_line;
-	c->title = xstrdup("PyTorch sees no GPU (torch.cuda.is_available() answers False)");
+	c->title = xstrdup(x->stated.unavailable_tf ? "TensorFlow sees no GPU (its device list names none)"
+						    : "PyTorch sees no GPU (torch.cuda.is_available() answers False)");
 	c->explain = xstrdup("PyTorch found no GPU it can use; the lines around it say why when they can: "
 			     "a CPU-only build, a driver too old for the build, no driver in a container.");
 	c->fix = xstrdup("gpudoctor doctor");
-	explain_evidence(c, "line %lu answers False", x->stated.unavailable_line);
+	explain_evidence(c, x->stated.unavailable_tf ? "line %lu lists no GPU device" : "line %lu answers False",
+			 x->stated.unavailable_line);
 }
 
 /* A build's list of GPU code, as a log states it, against a GPU the log
@@ -208,6 +211,35 @@ stated_archs(const struct logfacts *lf, struct findings *fs)
 	}
 }
 
+/* nvcc's release beside the driver's: a toolkit of a newer CUDA than the
+ * driver runs builds programs that cannot start on it (a newer minor of
+ * the same major runs from CUDA 11 on: minor-version compatibility). A
+ * warning: a framework's wheel brings its own CUDA, whatever nvcc says. */
+static void
+stated_toolkit(const struct logfacts *lf, struct findings *fs)
+{
+	char max[16];
+	struct finding *fd;
+	int t[2] = {0, 0}, d[2] = {0, 0};
+
+	if (!lf->nvcc[0] || lf->nvcc_conflict || !lf->driver[0] || lf->driver_conflict)
+		return;
+	if (lf->driver_cuda[0])
+		STR_COPY(max, lf->driver_cuda);
+	else if (kb_driver_max_cuda(lf->driver, max, sizeof(max)) != 0)
+		return;
+	if (vers_parse(lf->nvcc, t, 2) < 2 || vers_parse(max, d, 2) < 2 || vers_cmp(lf->nvcc, max) <= 0 ||
+	    (t[0] == d[0] && t[0] >= 11))
+		return;
+	fd = findings_add(fs, "driver.too_old", SEV_WARN,
+			  "The CUDA toolkit (nvcc %s) is newer than the driver %s runs (CUDA up to %s)", lf->nvcc,
+			  lf->driver, max);
+	finding_evidence(fd, "line %lu: nvcc is CUDA %s", lf->nvcc_line, lf->nvcc);
+	finding_evidence(fd, "line %lu: driver %s runs CUDA up to %s", lf->driver_line, lf->driver, max);
+	finding_fix(fd, "Programs this toolkit builds need a driver for its CUDA: upgrade the driver, or "
+			"build with the CUDA release the driver runs:\ngpudoctor compat --driver");
+}
+
 /* What the log states beyond builds: a GPU nearly full before the
  * framework allocated anything (TensorFlow's device properties), a CPU
  * without AVX (its /proc/cpuinfo flags). */
@@ -244,6 +276,7 @@ stated_numbers(struct explain *x, struct findings *fs)
 		free(fix);
 	}
 	stated_archs(lf, fs);
+	stated_toolkit(lf, fs);
 	if (lf->cpu_flags_line && !lf->cpu_avx) {
 		fd = findings_add(fs, "host.no_avx", SEV_ERROR, "The CPU has no AVX (its flags, line %lu)",
 				  lf->cpu_flags_line);
@@ -254,17 +287,97 @@ stated_numbers(struct explain *x, struct findings *fs)
 	}
 }
 
+/* Whether the log names a cause below the framework (a library, the
+ * driver, the kernel module, the host, the GPU) for a GPU not used. */
+static bool
+says_why(const struct explain *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++) {
+		const char *id = x->causes[i].id;
+		if (x->causes[i].role == EXPLAIN_CAUSE &&
+		    (!strncmp(id, "lib.", 4) || !strncmp(id, "driver.", 7) || !strncmp(id, "kmod.", 5) ||
+		     !strncmp(id, "host.", 5) || !strncmp(id, "hw.", 3)))
+			return true;
+	}
+	return false;
+}
+
+/* XLA registered the GPU, TensorFlow did not (TensorFlow 2.0 to 2.3): the
+ * driver works, and with no library named the libraries of the CUDA
+ * release TensorFlow was built for did not load. */
+static void
+xla_gpu_only(const struct explain *x, struct findings *fs)
+{
+	struct finding *fd;
+
+	if (!x->stated.tf_xla_gpu_line || x->stated.tf_gpu_listed || says_why(x))
+		return;
+	fd = findings_add(fs, "lib.cuda_version_mismatch", SEV_ERROR,
+			  "TensorFlow's XLA sees the GPU, but TensorFlow registered none: the CUDA libraries "
+			  "of its CUDA version did not load");
+	finding_evidence(fd, "line %lu lists an XLA_GPU device and no GPU device", x->stated.tf_xla_gpu_line);
+	finding_fix(fd, "TensorFlow 2.0 to 2.3 list XLA_GPU whenever the driver works; the GPU device needs the "
+			"libraries of the exact CUDA (and cuDNN) release the build names. Install those "
+			"(gpudoctor compat tensorflow VERSION lists them), or a TensorFlow release built for the "
+			"CUDA installed:\ngpudoctor plan tensorflow");
+}
+
+/*
+ * TensorFlow on native Windows that lists no GPU and says nothing about
+ * CUDA: from 2.11 its Windows builds have no CUDA and print no CUDA
+ * library or driver line, while a GPU build that cannot use the GPU says
+ * why. With the release unstated (rule_windows_tf_env judges a stated
+ * one) and no such line, the build is that CPU one.
+ */
+static void
+windows_tf_without_version(const struct explain *x, unsigned long tf_none, struct findings *fs)
+{
+	struct finding *fd;
+	int k;
+
+	if (!x->stated.windows)
+		return;
+	for (k = 0; k < x->stated.nfw; k++)
+		if (!strcmp(x->stated.fw[k].name, "tensorflow"))
+			return;
+	if (says_why(x))
+		return;
+	fd = findings_add(fs, "host.windows_native_tf_gpu", SEV_ERROR,
+			  "TensorFlow on native Windows lists no GPU and no CUDA library: a build without CUDA "
+			  "(TensorFlow 2.11 and later)");
+	finding_evidence(fd, "line %lu: TensorFlow's devices name no GPU", tf_none);
+	finding_evidence(fd, "the log runs on native Windows (its paths) and holds no CUDA library or driver "
+			     "error, which a Windows GPU build (2.10 and before) prints when it cannot use the GPU");
+	finding_fix(fd, "Run TensorFlow in WSL2 (pip install \"tensorflow[and-cuda]\" there), or use the last "
+			"Windows GPU build: pip install \"tensorflow<2.11\" with CUDA 11.2 and cuDNN 8.1\n"
+			"gpudoctor plan tensorflow");
+}
+
 void
 explain_stated(struct explain *x)
 {
 	struct findings fs;
 	struct python_env_facts *e;
 	struct facts *f;
+	unsigned long tf_none;
 	size_t i;
 
+	/* TensorFlow's device list without a GPU: it sees none */
+	tf_none = x->stated.tf_zero_gpus_line
+			  ? x->stated.tf_zero_gpus_line
+			  : x->stated.tf_cpu_line && !x->stated.tf_gpu_listed ? x->stated.tf_cpu_line : 0;
+	if (tf_none && !x->stated.unavailable_line) {
+		x->stated.unavailable_line = tf_none;
+		x->stated.unavailable_tf = true;
+	}
 	no_gpu_answer(x);
 	findings_init(&fs);
 	stated_numbers(x, &fs);
+	xla_gpu_only(x, &fs);
+	if (tf_none)
+		windows_tf_without_version(x, tf_none, &fs);
 	for (i = 0; i < fs.n; i++)
 		judged(x, &fs.v[i], NULL);
 	findings_release(&fs);

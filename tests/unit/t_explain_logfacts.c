@@ -613,6 +613,99 @@ macos_has_no_cuda(void **state)
 	explain_release(&x);
 }
 
+/* TensorFlow's device list and the tutorial's count: a list without a GPU
+ * is TensorFlow seeing none; XLA_GPU alone is the driver working and the
+ * CUDA libraries not loading; on native Windows with no release stated
+ * and no CUDA line, the build without CUDA of 2.11 and later. */
+static void
+tensorflow_device_lists(void **state)
+{
+	static const char cpu_only[] =
+		"[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]\n";
+	static const char xla[] = "[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU'),\n"
+				  " PhysicalDevice(name='/physical_device:XLA_GPU:0', device_type='XLA_GPU')]\n";
+	static const char win[] = "  File \"C:\\Users\\ann\\venv\\lib\\site-packages\\keras\\x.py\", line 3\n";
+	char log[1024];
+	struct explain x;
+
+	(void)state;
+	run_text(&x, cpu_only);
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
+	assert_string_equal(x.causes[0].title, "TensorFlow sees no GPU (its device list names none)");
+	explain_release(&x);
+	run_text(&x, "Num GPUs Available:  0\n");
+	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
+	explain_release(&x);
+	run_text(&x, "Num GPUs Available:  1\n"
+		     "[PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]\n");
+	assert_int_equal(x.ncauses, 0);
+	explain_release(&x);
+
+	run_text(&x, xla);
+	assert_string_equal(x.causes[0].id, "lib.cuda_version_mismatch");
+	assert_true(evidence_says(&x.causes[0], "line 2 lists an XLA_GPU device and no GPU device"));
+	explain_release(&x);
+	/* a library the log names is the cause, not the inference */
+	snprintf(log, sizeof(log), "Could not load dynamic library 'libcudnn.so.7'; dlerror: libcudnn.so.7: "
+				   "cannot open shared object file: No such file or directory\n%s", xla);
+	run_text(&x, log);
+	assert_string_equal(x.causes[0].id, "lib.cudnn_missing");
+	assert_null(cause(&x, "lib.cuda_version_mismatch"));
+	explain_release(&x);
+
+	snprintf(log, sizeof(log), "%s%s", win, cpu_only);
+	run_text(&x, log);
+	assert_string_equal(x.causes[0].id, "host.windows_native_tf_gpu");
+	explain_release(&x);
+	/* a release stated is the rule's to judge: 2.10 had Windows GPU builds */
+	snprintf(log, sizeof(log), "%s>>> tf.__version__\n'2.10.1'\n%s", win, cpu_only);
+	run_text(&x, log);
+	assert_null(cause(&x, "host.windows_native_tf_gpu"));
+	explain_release(&x);
+	/* a GPU build that cannot load CUDA says so */
+	snprintf(log, sizeof(log), "%sCould not load dynamic library 'cudart64_110.dll'; dlerror: "
+				   "cudart64_110.dll not found\n%s", win, cpu_only);
+	run_text(&x, log);
+	assert_null(cause(&x, "host.windows_native_tf_gpu"));
+	explain_release(&x);
+}
+
+/* nvcc's release against the driver's: newer than the driver runs is a
+ * driver too old for what the toolkit builds; a newer minor of the same
+ * major from CUDA 11 on is not. */
+static void
+toolkit_against_driver(void **state)
+{
+	struct explain x;
+	const struct explain_cause *c;
+
+	(void)state;
+	run_text(&x, "| NVIDIA-SMI 384.111                Driver Version: 384.111                   |\n"
+		     "Cuda compilation tools, release 9.1, V9.1.85\n");
+	c = cause(&x, "driver.too_old");
+	assert_non_null(c);
+	assert_int_equal(c->severity, SEV_WARN);
+	assert_true(evidence_says(c, "line 2: nvcc is CUDA 9.1"));
+	explain_release(&x);
+	run_text(&x, smi_470);
+	explain_release(&x);
+	run_text(&x, "| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+		     "Cuda compilation tools, release 11.8, V11.8.89\n");
+	assert_null(cause(&x, "driver.too_old"));
+	explain_release(&x);
+	run_text(&x, "| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+		     "Cuda compilation tools, release 12.1, V12.1.105\n");
+	assert_non_null(cause(&x, "driver.too_old"));
+	explain_release(&x);
+	/* two toolkits in one paste: unknown */
+	run_text(&x, "| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+		     "Cuda compilation tools, release 12.1, V12.1.105\n"
+		     "Cuda compilation tools, release 11.3, V11.3.109\n");
+	assert_null(cause(&x, "driver.too_old"));
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -628,6 +721,8 @@ main(void)
 		cmocka_unit_test(same_shape_lines),
 		cmocka_unit_test(stated_build_code_judged_by_runs_on),
 		cmocka_unit_test(macos_has_no_cuda),
+		cmocka_unit_test(tensorflow_device_lists),
+		cmocka_unit_test(toolkit_against_driver),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

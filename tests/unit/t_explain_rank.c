@@ -142,6 +142,7 @@ root_cause_takes_its_consequences(void **state)
 		{"kmod.nouveau_loaded", "kmod.nvidia_not_loaded"},
 		{"kmod.nvidia_not_loaded", "driver.no_visible_device"},
 		{"fw.cpu_only_build", "driver.no_visible_device"},
+		{"host.windows_native_tf_gpu", "fw.cpu_only_build"},
 	};
 	size_t i;
 	int order;
