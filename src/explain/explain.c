@@ -73,7 +73,9 @@ static const char *const trigger_words[] = {
 	"not available", "fail", "compatible", "no longer supported", "not compiled", "not built",
 	"built without", "compiled without", "mismatch", "busy", "dkms", "no nvidia", "no gpu",
 	"no cuda", "no devices", "no compatible", "no supported", "overheat", "thermal",
-	"temperature", "too hot", "uvm", "cuinit", "does not match", "doesn't match", NULL,
+	"temperature", "too hot", "uvm", "cuinit", "does not match", "doesn't match",
+	"does not support", "doesn't support", "only support", "newer gpu", "requires an ampere",
+	"requires ampere", "requires a gpu", NULL,
 };
 
 /* Words that say the log comes from WSL2, where a missing libcuda means
