@@ -341,6 +341,12 @@ role_rank(enum explain_role r)
 }
 
 static int
+from_cue(const struct explain_cause *c)
+{
+	return c->pattern && !strncmp(c->pattern->key, "cue.", 4);
+}
+
+static int
 cause_cmp(const void *pa, const void *pb)
 {
 	const struct explain_cause *a = pa, *b = pb;
@@ -354,6 +360,10 @@ cause_cmp(const void *pa, const void *pb)
 		return (int)b->severity - (int)a->severity;
 	/* a cause before a symptom of the same weight */
 	d = (a->role == EXPLAIN_SYMPTOM) - (b->role == EXPLAIN_SYMPTOM);
+	if (d)
+		return d;
+	/* a known message before words that only sound like a cause */
+	d = from_cue(a) - from_cue(b);
 	if (d)
 		return d;
 	str_copy(la, sizeof(la), a->id);

@@ -280,6 +280,31 @@ a_source_build_chose_its_minimum(void **state)
 	explain_release(&x);
 }
 
+/* A cause read from words alone (a cue) comes after a known message of the
+ * same weight, whatever their layers: the GPU off the bus before an
+ * allocation failure that only sounds like memory running out. */
+static void
+known_message_before_cue(void **state)
+{
+	const char *row = sample_of("kern.fallen_off_bus"), *cue = sample_of("cue.gpu_oom");
+	char text[2200];
+	int order;
+
+	(void)state;
+	assert_non_null(row);
+	assert_non_null(cue);
+	for (order = 0; order < 2; order++) {
+		struct explain x;
+
+		snprintf(text, sizeof(text), "%s\n%s\n", order ? row : cue, order ? cue : row);
+		run_text(&x, text);
+		assert_true(x.ncauses >= 2);
+		assert_string_equal(x.causes[0].id, "rt.xid_error");
+		assert_true(visible(&x, "mem.oom"));
+		explain_release(&x);
+	}
+}
+
 int
 main(void)
 {
@@ -289,6 +314,7 @@ main(void)
 		cmocka_unit_test(errors_before_warnings_and_symptoms),
 		cmocka_unit_test(a_line_with_its_own_message_is_no_wrap),
 		cmocka_unit_test(a_source_build_chose_its_minimum),
+		cmocka_unit_test(known_message_before_cue),
 	};
 
 	return cmocka_run_group_tests(tests, load_samples, NULL);
