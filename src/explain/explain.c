@@ -85,12 +85,14 @@ static const char *const wsl_words[] = {
 };
 
 /* Words that say the log comes from a container or a cluster's pod, where
- * a GPU that is not there is most often a GPU not asked for (rank.c). The
- * last two are followed by the host name Docker gives a container, its
- * 12-digit hexadecimal ID (container_host). */
+ * a GPU that is not there is most often a GPU not asked for (rank.c):
+ * compose's "Attaching to", an image's entrypoint.sh. "root@" and "on this
+ * host (" count only before the host name Docker gives a container, its
+ * 12-digit hexadecimal ID (container_sign). */
 static const char *const container_words[] = {
 	"docker-compose", "docker compose", "docker exec", "/.dockerenv", "kubectl ", "kubernetes",
-	"podman ", "apptainer", "singularity", "nvcr.io/", "root@", "on this host (", NULL,
+	"podman ", "apptainer", "singularity", "nvcr.io/", "root@", "on this host (", "entrypoint.sh",
+	"attaching to ", NULL,
 };
 
 /* Words that ask a container for GPUs, anywhere in the log: with one the
