@@ -42,10 +42,12 @@ static const struct {
 	/* XLA's ptxas too old for the GPU: the PTX the driver then gets fails */
 	{"lib.ptxas_missing", {"fw.arch_not_in_build"}},
 	/* a broken host driver makes the container toolkit fail too; a driver
-	 * updated by half leaves a kernel module without its own GSP firmware */
+	 * updated by half leaves a kernel module without its own GSP firmware,
+	 * and a libcuda newer than the module, which CUDA takes for forward
+	 * compatibility on a GPU without it (804) */
 	{"driver.version_mismatch",
 	 {"kmod.nvidia_not_loaded", "driver.init_failed", "host.container_toolkit_missing",
-	  "hw.gpu_missing"}},
+	  "hw.gpu_missing", "driver.forward_compat_unsupported"}},
 	{"kmod.nvidia_not_loaded", {"host.container_toolkit_missing"}},
 	{"driver.forward_compat_unsupported", {"driver.init_failed"}},
 	{"host.container_toolkit_missing",

@@ -134,6 +134,7 @@ root_cause_takes_its_consequences(void **state)
 		{"driver.version_mismatch", "kmod.nvidia_not_loaded"},
 		{"driver.version_mismatch", "driver.init_failed"},
 		{"driver.version_mismatch", "host.container_toolkit_missing"},
+		{"driver.version_mismatch", "driver.forward_compat_unsupported"},
 		{"kmod.nvidia_not_loaded", "host.container_toolkit_missing"},
 		{"host.container_toolkit_missing", "driver.libcuda_missing"},
 		{"host.container_toolkit_missing", "driver.no_visible_device"},
