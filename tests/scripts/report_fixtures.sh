@@ -150,7 +150,7 @@ for s in $secrets; do grep -q -F -- "$s" "$work/raw.md" || kept="$kept $s"; done
 # ---- --json and -o ---------------------------------------------------------------------------
 if jq -e --rawfile md "$work/$m.md" '.schema == "gpudoctor/report/1" and .format == "markdown" and .redacted == true
 	and .text == $md and ([.findings[].id] | index("fw.deprecated_gpu_package") != null)
-	and (.log_causes[0].id == "mem.oom")' "$work/red.json" > /dev/null; then
+	and (.log_causes[0].id == "lib.cudnn_version_mismatch")' "$work/red.json" > /dev/null; then
 	pass "report --json: the report as .text, the findings' and the log's IDs"
 else
 	fail "report --json" "$(head -c 400 "$work/red.json")"
