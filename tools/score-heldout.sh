@@ -16,7 +16,10 @@ for f in "$dir"/*.log; do
 	sed '1,/^---$/d' "$f" > "$tmp/log"
 	"$bin" explain --json "$tmp/log" > "$tmp/json" 2>/dev/null || true
 	first=$(jq -r '.causes[0].id // "none"' "$tmp/json" 2>/dev/null || echo none)
-	h=$(jq -r --arg e "$exp" '[.causes[]? | select(.role == "harmless" and .id == $e)] | length' "$tmp/json" 2>/dev/null || echo 0)
+	# a log whose cause is a harmless message is right to be called harmless
+	h=0
+	[ "$exp" = rt.benign_warning ] ||
+		h=$(jq -r --arg e "$exp" '[.causes[]? | select(.role == "harmless" and .id == $e)] | length' "$tmp/json" 2>/dev/null || echo 0)
 	res=MISS
 	[ "$first" = "$exp" ] && res=OK
 	[ "$res" = MISS ] && [ -n "$alt_id" ] && [ "$first" = "$alt_id" ] && res=ALT
