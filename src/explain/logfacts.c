@@ -93,9 +93,12 @@ static const struct {
 	{":\\users\\", LF_WINDOWS, NULL},
 	{"] on win32", LF_WINDOWS, NULL},      /* the Python REPL's banner */
 	{"cuda compilation tools, release ", LF_NVCC, NULL},
+	{"cuda runtime version:", LF_NVCC, NULL},     /* collect_env: the toolkit's runtime */
 	{"/physical_device:cpu:", LF_TF_DEVICE, "cpu"},
 	{"/physical_device:gpu:", LF_TF_DEVICE, "gpu"},
 	{"/physical_device:xla_gpu:", LF_TF_DEVICE, "xla_gpu"},
+	{"name: \"/device:cpu:0\"", LF_TF_DEVICE, "cpu"},   /* device_lib.list_local_devices() */
+	{"device_type: \"gpu\"", LF_TF_DEVICE, "gpu"},
 	{"num gpus available:", LF_NUM_GPUS, NULL},
 	{"num gpus:", LF_NUM_GPUS, NULL},
 	{"/users/", LF_MACOS, NULL},           /* "/Users/ann/...": a home on macOS */
@@ -786,7 +789,7 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 		lf->windows = true;
 		break;
 	case LF_NVCC:
-		read_version(s, len, end, v, sizeof(v));
+		read_version(s, len, skip_blanks(s, len, end), v, sizeof(v));
 		if (v[0] && strchr(v, '.')) {
 			lf->hit = true;
 			if (!lf->nvcc[0]) {

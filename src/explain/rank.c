@@ -16,7 +16,9 @@
 #include "base/vers.h"
 #include "base/xalloc.h"
 
+#include <ctype.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -805,6 +807,116 @@ container_context(struct explain *x)
 	}
 }
 
+/* The CUDA major of a library whose file name carries it, found in text:
+ * the runtime, cuBLAS, cuBLASLt, cuSPARSE, NVRTC and nvJitLink
+ * ("libcublasLt.so.11", "cublas64_12.dll", "cudart64_101.dll"); cuFFT,
+ * cuRAND and cuSOLVER number their files apart from CUDA's. Its name into
+ * lib; 0 when text names none. */
+static int
+cuda_major_in(const char *text, char *lib, size_t size)
+{
+	static const char *const names[] = {"cudart", "cublasLt", "cublas", "cusparse", "nvrtc", "nvJitLink", NULL};
+	const char *p, *q;
+	int k;
+
+	for (k = 0; names[k]; k++) {
+		char so[24], dll[24];
+		size_t n;
+
+		STR_FMT(so, "lib%s.so.", names[k]);
+		STR_FMT(dll, "%s64_", names[k]);
+		if ((p = strstr(text, so)) && isdigit((unsigned char)p[strlen(so)])) {
+			q = p + strlen(so);
+			n = strspn(q, "0123456789.");
+			str_fmt(lib, size, "%.*s", (int)(q - p + (ptrdiff_t)n), p);
+			return atoi(q);
+		}
+		if ((p = strstr(text, dll)) && isdigit((unsigned char)p[strlen(dll)])) {
+			int v;
+
+			q = p + strlen(dll);
+			n = strspn(q, "0123456789");
+			if (strncmp(q + n, ".dll", 4) != 0 || n < 2 || n > 3)
+				continue;
+			str_fmt(lib, size, "%.*s.dll", (int)(q - p + (ptrdiff_t)n), p);
+			v = atoi(q);
+			/* cudart64_101.dll is 10.1, cudart64_12.dll 12, cudart64_65.dll 6.5 */
+			return n == 3 ? v / 10 : v >= 12 ? v : v / 10;
+		}
+	}
+	return 0;
+}
+
+/* The CUDA majors the log states are installed: nvcc's or collect_env's
+ * toolkit, a framework build's (+cu118, "CUDA used to build PyTorch");
+ * 0 for none or when they disagree. Its line into *line. */
+static int
+stated_cuda_major(const struct explain *x, char *what, size_t size, unsigned long *line)
+{
+	int major = 0, m, i;
+
+	if (x->stated.nvcc[0] && !x->stated.nvcc_conflict) {
+		major = atoi(x->stated.nvcc);
+		str_fmt(what, size, "CUDA %s (nvcc)", x->stated.nvcc);
+		*line = x->stated.nvcc_line;
+	}
+	for (i = 0; i < x->stated.nfw; i++) {
+		const struct logfact_fw *f = &x->stated.fw[i];
+		if (f->conflict || !f->built_cuda[0] || !(m = atoi(f->built_cuda)))
+			continue;
+		if (major && m != major)
+			return 0;
+		if (!major) {
+			str_fmt(what, size, "%s %s, built for CUDA %s", f->name, f->version, f->built_cuda);
+			*line = f->line;
+		}
+		major = m;
+	}
+	return major;
+}
+
+/*
+ * A CUDA library of one major missing where the log shows another major
+ * installed (libcublasLt.so.11 beside nvcc 12.1, cublas64_12.dll in an
+ * environment of torch +cu118): the program was built for another CUDA
+ * than the one there, which installing "the missing library" of the wrong
+ * major would only hide.
+ */
+static void
+version_context(struct explain *x)
+{
+	char lib[48], what[96];
+	unsigned long line = 0;
+	int have, need;
+	size_t i;
+
+	if (!(have = stated_cuda_major(x, what, sizeof(what), &line)))
+		return;
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		const char *v = capture(c, "soname");
+
+		if (strcmp(c->id, "lib.cudart_missing") && strcmp(c->id, "lib.cuda_lib_missing"))
+			continue;
+		if (!v)
+			v = capture(c, "dll");
+		if (!(need = v ? cuda_major_in(v, lib, sizeof(lib)) : 0) && c->nquotes)
+			need = cuda_major_in(c->quotes[0].text, lib, sizeof(lib));
+		if (!need || need == have)
+			continue;
+		recast(c, "lib.cuda_version_mismatch",
+		       xasprintf("The program needs CUDA %d's %s; the log shows %s", need, lib, what),
+		       "The library the program looks for belongs to another CUDA major than the one "
+		       "installed: the program (or the wheel that brings it) was built for that other "
+		       "CUDA. Install the program's build for the CUDA that is there, or the CUDA it was "
+		       "built for; one library file of the other major would not match the rest.",
+		       "gpudoctor plan torch   # or the framework the program runs on: the build for this CUDA\n"
+		       "gpudoctor doctor");
+		explain_evidence(c, "%s is CUDA %d's", lib, need);
+		explain_evidence(c, "line %lu shows %s", line, what);
+	}
+}
+
 /*
  * A log from macOS (its paths, the REPL's "on darwin", a wheel's macosx
  * tag, a form's OS) that misses the GPU or runs a CPU-only build: macOS has
@@ -869,6 +981,7 @@ explain_finish(struct explain *x)
 	visible_devices_context(x);
 	container_context(x);
 	macos_context(x);
+	version_context(x);
 	if (x->ncauses)
 		qsort(x->causes, x->ncauses, sizeof(*x->causes), cause_cmp);
 

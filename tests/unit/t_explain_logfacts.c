@@ -641,6 +641,13 @@ tensorflow_device_lists(void **state)
 	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
 	assert_string_equal(x.causes[0].title, "TensorFlow sees no GPU (its device list names none)");
 	explain_release(&x);
+	run_text(&x, "[name: \"/device:CPU:0\"\ndevice_type: \"CPU\"\nmemory_limit: 268435456\n]\n");
+	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
+	explain_release(&x);
+	run_text(&x, "[name: \"/device:CPU:0\"\ndevice_type: \"CPU\"\n, name: \"/device:GPU:0\"\n"
+		     "device_type: \"GPU\"\n]\n");
+	assert_int_equal(x.ncauses, 0);
+	explain_release(&x);
 	run_text(&x, "Num GPUs Available:  0\n");
 	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
 	explain_release(&x);
@@ -713,6 +720,44 @@ toolkit_against_driver(void **state)
 	explain_release(&x);
 }
 
+/* A CUDA library of one major missing where the log shows another CUDA
+ * installed: the program was built for the other CUDA. Only libraries
+ * whose file names carry CUDA's major count (cuFFT's do not). */
+static void
+library_of_another_cuda(void **state)
+{
+	static const char lt11[] = "Failed to load library libonnxruntime_providers_cuda.so with error: "
+				   "libcublasLt.so.11: cannot open shared object file: No such file or directory\n";
+	char log[1024];
+	struct explain x;
+
+	(void)state;
+	snprintf(log, sizeof(log), "%sCuda compilation tools, release 12.1, V12.1.66\n", lt11);
+	run_text(&x, log);
+	assert_string_equal(x.causes[0].id, "lib.cuda_version_mismatch");
+	assert_string_equal(x.causes[0].title, "The program needs CUDA 11's libcublasLt.so.11; the log shows "
+					       "CUDA 12.1 (nvcc)");
+	explain_release(&x);
+	snprintf(log, sizeof(log), "%sCuda compilation tools, release 11.8, V11.8.89\n", lt11);
+	run_text(&x, log);
+	assert_string_equal(x.causes[0].id, "lib.cuda_lib_missing");
+	explain_release(&x);
+	run_text(&x, "torch                    2.2.1+cu118\n"
+		     "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded\n");
+	assert_non_null(cause(&x, "lib.cuda_version_mismatch"));
+	explain_release(&x);
+	/* cuFFT numbers its files apart from CUDA: libcufft.so.10 is CUDA 11's */
+	run_text(&x, "Could not load dynamic library 'libcufft.so.10'; dlerror: libcufft.so.10: cannot open "
+		     "shared object file: No such file or directory\n"
+		     "Cuda compilation tools, release 11.2, V11.2.152\n");
+	assert_null(cause(&x, "lib.cuda_version_mismatch"));
+	explain_release(&x);
+	/* nothing stated about the CUDA installed: the library is missing */
+	run_text(&x, lt11);
+	assert_string_equal(x.causes[0].id, "lib.cuda_lib_missing");
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -730,6 +775,7 @@ main(void)
 		cmocka_unit_test(macos_has_no_cuda),
 		cmocka_unit_test(tensorflow_device_lists),
 		cmocka_unit_test(toolkit_against_driver),
+		cmocka_unit_test(library_of_another_cuda),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
