@@ -171,6 +171,14 @@ gpu_flags(const unsigned char *s, size_t len, size_t end)
 }
 
 /* Whether pattern id is a status code's row (after the table's). */
+/* Whether row id is a note that names no cause (rt.unknown at info, such
+ * as the advice PyTorch appends to every CUDA error). */
+static int
+no_cause(const struct explain *x, size_t id)
+{
+	return !strcmp(x->pats[id].finding, "rt.unknown") && !strcmp(x->pats[id].severity, "info");
+}
+
 static int
 is_code(const struct explain *x, size_t id)
 {
@@ -809,14 +817,19 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		if (id & KW_ANY)
 			continue;
 		alen = strlen(x->pats[id].anchor);
-		/* a row of the table beats a status code's row (codes.h);
-		 * among either, the longest anchor, then the longer (more
-		 * specific) expression, then the first row */
+		/* a row that names a cause beats a note that names none (the
+		 * advice PyTorch appends to every CUDA error); then a row of the
+		 * table beats a status code's row (codes.h); among either, the
+		 * longest anchor, then the longer (more specific) expression,
+		 * then the first row */
 		rlen = strlen(x->pats[id].regex);
-		if (best != SIZE_MAX && (is_code(x, id) > is_code(x, best) ||
-					 (is_code(x, id) == is_code(x, best) &&
-					  (alen < best_len ||
-					   (alen == best_len && (rlen < best_rlen || (rlen == best_rlen && id > best)))))))
+		if (best != SIZE_MAX &&
+		    (no_cause(x, id) > no_cause(x, best) ||
+		     (no_cause(x, id) == no_cause(x, best) &&
+		      (is_code(x, id) > is_code(x, best) ||
+		       (is_code(x, id) == is_code(x, best) &&
+			(alen < best_len ||
+			 (alen == best_len && (rlen < best_rlen || (rlen == best_rlen && id > best)))))))))
 			continue;
 		if (x->pats[id].regex[0]) {
 			size_t ng;

@@ -918,6 +918,31 @@ version_context(struct explain *x)
 }
 
 /*
+ * Windows' "The paging file is too small" (WinError 1455) says why the DLL
+ * named beside it did not load: memory ran out, nothing is missing. The
+ * library the same message names, on its line or the next, goes into it.
+ */
+static void
+paging_file_context(struct explain *x)
+{
+	size_t i, j;
+
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		if (!c->pattern || c->hidden || (strcmp(c->pattern->key, "torch.win.paging_file") &&
+						 strcmp(c->pattern->key, "cue.host_oom.paging_file")))
+			continue;
+		for (j = 0; j < x->ncauses; j++) {
+			struct explain_cause *d = &x->causes[j];
+			if (j == i || d->hidden || strncmp(d->id, "lib.", 4) || !strstr(d->id, "_missing") ||
+			    d->lines[0] < c->lines[0] || d->lines[0] > c->lines[0] + 1)
+				continue;
+			fold_into(c, d);
+		}
+	}
+}
+
+/*
  * A log from macOS (its paths, the REPL's "on darwin", a wheel's macosx
  * tag, a form's OS) that misses the GPU or runs a CPU-only build: macOS has
  * no CUDA (NVIDIA's last CUDA for macOS was 10.2, and no framework
@@ -982,6 +1007,7 @@ explain_finish(struct explain *x)
 	container_context(x);
 	macos_context(x);
 	version_context(x);
+	paging_file_context(x);
 	if (x->ncauses)
 		qsort(x->causes, x->ncauses, sizeof(*x->causes), cause_cmp);
 

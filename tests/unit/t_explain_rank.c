@@ -306,6 +306,36 @@ known_message_before_cue(void **state)
 	}
 }
 
+/* On one line, a message that names a cause beats the note PyTorch appends
+ * to every CUDA error; Windows' paging file too small takes the DLL it
+ * could not load, named on its line or the next. */
+static void
+a_note_and_what_a_message_explains(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "RuntimeError: CUDA error: device-side assert triggered CUDA kernel errors might be "
+		     "asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n");
+	assert_string_equal(x.causes[0].id, "rt.kernel_fault");
+	explain_release(&x);
+
+	run_text(&x, "OSError: [WinError 1455] The paging file is too small for this operation to complete\n"
+		     "Error loading \"E:\\env\\lib\\site-packages\\torch\\lib\\cudnn_cnn_train64_8.dll\" or one of its "
+		     "dependencies.\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "mem.host_oom");
+	assert_true(folded(&x.causes[0], "lib.cuda_lib_missing") || folded(&x.causes[0], "lib.cudnn_missing"));
+	explain_release(&x);
+	/* a missing library further down is its own cause */
+	run_text(&x, "OSError: [WinError 1455] The paging file is too small for this operation to complete\n"
+		     "\n\nsomething else\n"
+		     "Error loading \"E:\\env\\lib\\site-packages\\torch\\lib\\cudnn_cnn_train64_8.dll\" or one of its "
+		     "dependencies.\n");
+	assert_int_equal(x.ncauses, 2);
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -316,6 +346,7 @@ main(void)
 		cmocka_unit_test(a_line_with_its_own_message_is_no_wrap),
 		cmocka_unit_test(a_source_build_chose_its_minimum),
 		cmocka_unit_test(known_message_before_cue),
+		cmocka_unit_test(a_note_and_what_a_message_explains),
 	};
 
 	return cmocka_run_group_tests(tests, load_samples, NULL);
