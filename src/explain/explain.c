@@ -114,12 +114,17 @@ static const char *const source_build_words[] = {
 
 /* Whether the container word that ends at end in s is a sign of one: the
  * two words of a host name stand only before a container's ID, 12
- * hexadecimal digits ("root@16c54693e7f2:", "on this host (16c54693e7f2)"). */
+ * hexadecimal digits ("root@16c54693e7f2:", "on this host (16c54693e7f2)"),
+ * and "Attaching to" not before a debugger's process. */
 static bool
 container_sign(const unsigned char *s, size_t len, size_t end, unsigned word)
 {
 	size_t i;
 
+	/* compose's "Attaching to app-1", not a debugger's "Attaching to process 4242" */
+	if (!strcmp(container_words[word], "attaching to "))
+		return !(len - end >= 7 && (!strncasecmp((const char *)s + end, "process", 7) ||
+					    !strncasecmp((const char *)s + end, "program", 7)));
 	if (strcmp(container_words[word], "root@") && strcmp(container_words[word], "on this host ("))
 		return true;
 	if (len - end < 13)

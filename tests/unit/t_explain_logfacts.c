@@ -249,6 +249,9 @@ statement_forms(void **state)
 	run_text(&x, "Attaching to app-1\napp-1  | RuntimeError: Found no NVIDIA driver on your system.\n");
 	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
 	explain_release(&x);
+	run_text(&x, "Attaching to process 4242\nRuntimeError: Found no NVIDIA driver on your system.\n");
+	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
+	explain_release(&x);
 	run_text(&x, "$ kubectl logs trainer-0\nImportError: libcuda.so.1: cannot open shared object file: "
 		     "No such file or directory\nRuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n");
 	assert_null(cause(&x, "host.container_no_gpu"));
