@@ -840,8 +840,9 @@ cuda_major_in(const char *text, char *lib, size_t size)
 				continue;
 			str_fmt(lib, size, "%.*s.dll", (int)(q - p + (ptrdiff_t)n), p);
 			v = atoi(q);
-			/* cudart64_101.dll is 10.1, cudart64_12.dll 12, cudart64_65.dll 6.5 */
-			return n == 3 ? v / 10 : v >= 12 ? v : v / 10;
+			/* cudart64_101.dll is 10.1, cudart64_65.dll 6.5, cublas64_11.dll
+			 * and cudart64_12.dll are CUDA 11 and 12 */
+			return n == 3 ? v / 10 : v >= 60 ? v / 10 : v;
 		}
 	}
 	return 0;

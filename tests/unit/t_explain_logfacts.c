@@ -749,6 +749,16 @@ library_of_another_cuda(void **state)
 		     "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded\n");
 	assert_non_null(cause(&x, "lib.cuda_version_mismatch"));
 	explain_release(&x);
+	/* Windows' two-digit names: cublas64_11.dll is CUDA 11, cudart64_65.dll 6.5 */
+	run_text(&x, "torch                    2.2.1+cu121\n"
+		     "RuntimeError: Library cublas64_11.dll is not found or cannot be loaded\n");
+	assert_non_null(cause(&x, "lib.cuda_version_mismatch"));
+	assert_non_null(strstr(cause(&x, "lib.cuda_version_mismatch")->title, "CUDA 11's cublas64_11.dll"));
+	explain_release(&x);
+	run_text(&x, "torch                    2.2.1+cu118\n"
+		     "RuntimeError: Library cublas64_11.dll is not found or cannot be loaded\n");
+	assert_null(cause(&x, "lib.cuda_version_mismatch"));
+	explain_release(&x);
 	/* cuFFT numbers its files apart from CUDA: libcufft.so.10 is CUDA 11's */
 	run_text(&x, "Could not load dynamic library 'libcufft.so.10'; dlerror: libcufft.so.10: cannot open "
 		     "shared object file: No such file or directory\n"
