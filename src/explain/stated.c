@@ -141,7 +141,7 @@ no_gpu_answer(struct explain *x)
 	c->lines[c->nlines++] = x->stated.unavailable_line;
 	c->title = xstrdup(x->stated.unavailable_tf ? "TensorFlow sees no GPU (its device list names none)"
 						    : "PyTorch sees no GPU (torch.cuda.is_available() answers False)");
-	c->explain = xstrdup("PyTorch found no GPU it can use; the lines around it say why when they can: "
+	c->explain = xstrdup("The framework found no GPU it can use; the lines around it say why when they can: "
 			     "a CPU-only build, a driver too old for the build, no driver in a container.");
 	c->fix = xstrdup("gpudoctor doctor");
 	explain_evidence(c, x->stated.unavailable_tf ? "line %lu lists no GPU device" : "line %lu answers False",
@@ -218,7 +218,7 @@ stated_archs(const struct logfacts *lf, struct findings *fs)
 static void
 stated_toolkit(const struct logfacts *lf, struct findings *fs)
 {
-	char max[16];
+	char max[16], *fix;
 	struct finding *fd;
 	int t[2] = {0, 0}, d[2] = {0, 0};
 
@@ -236,8 +236,13 @@ stated_toolkit(const struct logfacts *lf, struct findings *fs)
 			  lf->driver, max);
 	finding_evidence(fd, "line %lu: nvcc is CUDA %s", lf->nvcc_line, lf->nvcc);
 	finding_evidence(fd, "line %lu: driver %s runs CUDA up to %s", lf->driver_line, lf->driver, max);
-	finding_fix(fd, "Programs this toolkit builds need a driver for its CUDA: upgrade the driver, or "
-			"build with the CUDA release the driver runs:\ngpudoctor compat --driver");
+	fix = xasprintf("Programs this toolkit builds need a driver for its CUDA: upgrade the driver, or "
+			"build with the CUDA release the driver runs:\n"
+			"gpudoctor compat --cuda %s   # the oldest driver for it\n"
+			"gpudoctor compat --driver %s   # the newest CUDA this driver runs",
+			lf->nvcc, lf->driver);
+	finding_fix(fd, fix);
+	free(fix);
 }
 
 /* What the log states beyond builds: a GPU nearly full before the

@@ -704,6 +704,8 @@ toolkit_against_driver(void **state)
 	assert_non_null(c);
 	assert_int_equal(c->severity, SEV_WARN);
 	assert_true(evidence_says(c, "line 2: nvcc is CUDA 9.1"));
+	assert_non_null(strstr(c->fix, "gpudoctor compat --cuda 9.1 "));
+	assert_non_null(strstr(c->fix, "gpudoctor compat --driver 384.111 "));
 	explain_release(&x);
 	run_text(&x, smi_470);
 	explain_release(&x);
