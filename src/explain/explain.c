@@ -79,20 +79,24 @@ static const char *const trigger_words[] = {
 };
 
 /* Words that say the log comes from WSL2, where a missing libcuda means
- * the Windows driver is missing or too old (rank.c). */
+ * the Windows driver is missing or too old (rank.c): its kernel's name
+ * (4.19.128-microsoft-standard, 5.15.153.1-microsoft-standard-WSL2), and
+ * a Linux shell prompt on a host Windows named (wsl_sign). */
 static const char *const wsl_words[] = {
-	"wsl2", "/usr/lib/wsl/", "microsoft-standard-wsl", NULL,
+	"wsl2", "/usr/lib/wsl/", "-microsoft-standard", "@desktop-", "@laptop-", NULL,
 };
 
 /* Words that say the log comes from a container or a cluster's pod, where
  * a GPU that is not there is most often a GPU not asked for (rank.c):
- * compose's "Attaching to", an image's entrypoint.sh. "root@" and "on this
- * host (" count only before the host name Docker gives a container, its
- * 12-digit hexadecimal ID (container_sign). */
+ * compose's "Attaching to" and its containers' names ("Creating
+ * app_web_run ... done", "Starting app_web_1 ... done"), an image's
+ * entrypoint.sh. "root@" and "on this host (" count only before the host
+ * name Docker gives a container, its 12-digit hexadecimal ID
+ * (container_sign). */
 static const char *const container_words[] = {
 	"docker-compose", "docker compose", "docker exec", "/.dockerenv", "kubectl ", "kubernetes",
 	"podman ", "apptainer", "singularity", "nvcr.io/", "root@", "on this host (", "entrypoint.sh",
-	"attaching to ", NULL,
+	"attaching to ", "_run ... done", "_1 ... done", NULL,
 };
 
 /* Words that ask a container for GPUs, anywhere in the log: with one the
@@ -133,6 +137,25 @@ container_sign(const unsigned char *s, size_t len, size_t end, unsigned word)
 		if (!isdigit(s[end + i]) && (s[end + i] < 'a' || s[end + i] > 'f'))
 			return false;
 	return s[end + 12] == ':' || s[end + 12] == ')';
+}
+
+/* Whether the WSL word that ends at end in s is a sign of WSL: a prompt's
+ * "@DESKTOP-" or "@LAPTOP-" counts only before the seven letters and
+ * digits of the host name Windows gives a machine and the colon of a Linux
+ * shell's prompt ("user@DESKTOP-930EG0A:~$"). */
+static bool
+wsl_sign(const unsigned char *s, size_t len, size_t end, unsigned word)
+{
+	size_t i;
+
+	if (wsl_words[word][0] != '@')
+		return true;
+	if (len - end < 8)
+		return false;
+	for (i = 0; i < 7; i++)
+		if (!isalnum(s[end + i]))
+			return false;
+	return s[end + 7] == ':';
 }
 
 /* The value given to CUDA_VISIBLE_DEVICES right after the name in s
@@ -775,7 +798,7 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 						  sizeof(x->cvd_value)))
 				x->cvd_line = line;
 		} else if (hits[i].id & KW_WSL) {
-			if (!x->wsl_line)
+			if (!x->wsl_line && wsl_sign(s, len, hits[i].end, hits[i].id & 0xffffu))
 				x->wsl_line = line;
 		} else if (hits[i].id & KW_GPU)
 			gpu = true;

@@ -535,9 +535,11 @@ version_pair(struct explain_cause *c)
 
 /*
  * Inside WSL2 the driver libraries (libcuda, libnvidia-ml) come from the
- * Windows driver through /usr/lib/wsl/lib; when a log that says WSL2
- * misses them, the cause is the Windows side: no NVIDIA driver there, or
- * a Windows or driver release without WSL2 GPU support.
+ * Windows driver through /usr/lib/wsl/lib, and there is no NVIDIA kernel
+ * module: nvidia-smi reaches the Windows driver through /dev/dxg. When a
+ * log that says WSL2 misses the libraries or cannot reach "the driver",
+ * the cause is the Windows side: no NVIDIA driver there, or a Windows or
+ * driver release without WSL2 GPU support.
  */
 static void
 wsl_context(struct explain *x)
@@ -548,7 +550,7 @@ wsl_context(struct explain *x)
 		return;
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
-		if (strcmp(c->id, "driver.libcuda_missing"))
+		if (strcmp(c->id, "driver.libcuda_missing") && strcmp(c->id, "kmod.nvidia_not_loaded"))
 			continue;
 		recast(c, "host.wsl_driver_missing",
 		       xstrdup("WSL2 has no driver library from Windows (libcuda / libnvidia-ml)"),

@@ -252,6 +252,34 @@ statement_forms(void **state)
 	run_text(&x, "Attaching to process 4242\nRuntimeError: Found no NVIDIA driver on your system.\n");
 	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
 	explain_release(&x);
+	/* compose v1 names its containers project_service_1 and _run */
+	run_text(&x, "Creating vqgan_generate_run ... done\nRuntimeError: Found no NVIDIA driver on your system.\n");
+	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
+	explain_release(&x);
+	run_text(&x, "  Preparing metadata (setup.py) ... done\nRuntimeError: Found no NVIDIA driver on your system.\n");
+	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
+	explain_release(&x);
+
+	/* WSL2 (its kernel's name, a Linux prompt on a host Windows named):
+	 * "the driver" nvidia-smi cannot reach is the Windows one */
+	run_text(&x, "me@DESKTOP-930EG0A:~$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate "
+		     "with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n");
+	assert_string_equal(x.causes[0].id, "host.wsl_driver_missing");
+	explain_release(&x);
+	run_text(&x, "Linux box 4.19.128-microsoft-standard #1 SMP x86_64 GNU/Linux\nNVIDIA-SMI has failed because "
+		     "it couldn't communicate with the NVIDIA driver.\n");
+	assert_string_equal(x.causes[0].id, "host.wsl_driver_missing");
+	explain_release(&x);
+	run_text(&x, "me@DESKTOP-9E:~$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the "
+		     "NVIDIA driver.\n");
+	assert_string_equal(x.causes[0].id, "kmod.nvidia_not_loaded");
+	explain_release(&x);
+	/* WSL 1 has no GPU at all */
+	run_text(&x, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+		     "Error! Your kernel headers for kernel 4.4.0-19041-Microsoft cannot be found.\n");
+	assert_string_equal(x.causes[0].id, "host.unsupported_os");
+	explain_release(&x);
+
 	run_text(&x, "$ kubectl logs trainer-0\nImportError: libcuda.so.1: cannot open shared object file: "
 		     "No such file or directory\nRuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n");
 	assert_null(cause(&x, "host.container_no_gpu"));
