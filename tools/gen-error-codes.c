@@ -133,9 +133,15 @@ static const struct {
 	{"CUDA_ERROR_STUB_LIBRARY", "driver.libcuda_missing"},
 	{"cudaErrorInitializationError", "driver.init_failed"},
 	{"CUDA_ERROR_NOT_INITIALIZED", "driver.init_failed"},
+	/* an OS call the driver needs failed: at start-up, a container's
+	 * seccomp profile or cgroup, or a platform without that call */
+	{"cudaErrorOperatingSystem", "driver.init_failed"},
+	{"CUDA_ERROR_OPERATING_SYSTEM", "driver.init_failed"},
 	{"cudaErrorIllegalAddress", "rt.kernel_fault"},
 	{"CUDA_ERROR_ILLEGAL_ADDRESS", "rt.kernel_fault"},
 	{"cudaErrorLaunchFailure", "rt.kernel_fault"},
+	/* a launch with more threads or shared memory than the GPU allows */
+	{"cudaErrorInvalidConfiguration", "rt.kernel_fault"},
 	{"CUDA_ERROR_LAUNCH_FAILED", "rt.kernel_fault"},
 	{"cudaErrorAssert", "rt.kernel_fault"},
 	{"CUDA_ERROR_ASSERT", "rt.kernel_fault"},

@@ -42,8 +42,10 @@
 #define KW_CTR 0x10000000u       /* a sign that the log comes from a container (container_words) */
 #define KW_GREQ 0x20000000u      /* a container asked for GPUs (gpu_request_words) */
 #define KW_SRC 0x40000000u       /* a build from source chose its GPU targets (source_build_words) */
+#define KW_BUS 0x80000000u      /* a process killed by a bus error (bus_words) */
 #define KW_ANY (KW_GPU | KW_ERR | KW_WSL | KW_CVD | KW_RUN | KW_CODE | KW_FACT | KW_TRIG | KW_CTR | KW_GREQ | \
-		KW_SRC)
+		KW_SRC | KW_BUS)
+#define BUS_NCCL_LINES 40        /* lines after a bus error in which NCCL's code makes it NCCL's */
 #define MAX_HITS 64
 #define MAX_CUE_HITS 64
 #define MAX_GROUPS 10
@@ -109,6 +111,14 @@ static const char *const gpu_request_words[] = {
 	"nvidia-container-cli", "nvidia-container-runtime", "gpu-operator", NULL,
 };
 
+/* Words of a process killed by a bus error: gdb's "received signal
+ * SIGBUS", UCX's "Caught signal 7 (Bus error", the shell's "Bus error".
+ * With NCCL's code in the backtrace below, it is NCCL's shared memory in
+ * /dev/shm that ran out (stated.c). */
+static const char *const bus_words[] = {
+	"sigbus", "bus error", NULL,
+};
+
 /* Words of a build from source that names its own GPU targets: its
  * minimum compute capability is then its own choice, not TensorFlow's. */
 static const char *const source_build_words[] = {
@@ -156,6 +166,29 @@ wsl_sign(const unsigned char *s, size_t len, size_t end, unsigned word)
 		if (!isalnum(s[end + i]))
 			return false;
 	return s[end + 7] == ':';
+}
+
+/* Whether a line begins with the prefix compose gives each container's
+ * output: its name (a letter first), ending in the replica's number,
+ * padded with blanks to a bar ("web_1      | ", "qna-transformers-1  | "). */
+static bool
+compose_prefix(const unsigned char *s, size_t len)
+{
+	size_t i = 0, digits;
+
+	if (!len || !isalpha(s[0]))
+		return false;
+	while (i < len && (isalnum(s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.'))
+		i++;
+	if (i < 3 || i == len || s[i] != ' ')
+		return false;
+	for (digits = 0; digits < i && isdigit(s[i - 1 - digits]); digits++)
+		;
+	if (!digits || digits + 1 >= i || (s[i - 1 - digits] != '_' && s[i - 1 - digits] != '-'))
+		return false;
+	while (i < len && s[i] == ' ')
+		i++;
+	return i + 1 < len && s[i] == '|' && s[i + 1] == ' ';
 }
 
 /* The value given to CUDA_VISIBLE_DEVICES right after the name in s
@@ -300,6 +333,8 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	acm_add(x->acm, "podman run ", strlen("podman run "), KW_RUN);
 	for (i = 0; container_words[i]; i++)
 		acm_add(x->acm, container_words[i], strlen(container_words[i]), KW_CTR | (unsigned)i);
+	for (i = 0; bus_words[i]; i++)
+		acm_add(x->acm, bus_words[i], strlen(bus_words[i]), KW_BUS | (unsigned)i);
 	for (i = 0; gpu_request_words[i]; i++)
 		acm_add(x->acm, gpu_request_words[i], strlen(gpu_request_words[i]), KW_GREQ | (unsigned)i);
 	for (i = 0; source_build_words[i]; i++)
@@ -387,6 +422,7 @@ explain_reset(struct explain *x)
 	x->ncauses = x->acauses = 0;
 	x->bytes = 0;
 	x->lines = x->wsl_line = x->cvd_line = x->run_line = x->container_line = x->gpu_request_line = 0;
+	x->bus_line = x->nccl_bus_line = 0;
 	x->source_build_line = 0;
 	x->cvd_value[0] = '\0';
 	x->has_text = false;
@@ -595,9 +631,11 @@ record(struct explain *x, size_t pi, const char *text, const regmatch_t *m, size
 
 /*
  * Lines wrapped by a terminal, a log collector or a mail program: when a
- * line ends inside a pattern's anchor (at least ACM_DEEP bytes of it) and the next line completes the anchor, directly (a cut inside a
- * word) or after a blank (a wrap at a space), the two are matched as one
- * line, under the first one's number.
+ * line ends inside a pattern's anchor (at least ACM_DEEP bytes of it) and
+ * the next line completes the anchor, directly (a cut inside a word),
+ * after a blank (a wrap at a space) or after the indentation of the block
+ * both lines belong to, the two are matched as one line, under the first
+ * one's number.
  */
 #define JOIN_LOOK 256            /* bytes of the next line that may complete an anchor */
 
@@ -662,12 +700,23 @@ blank_line(const unsigned char *s, size_t len)
 static bool
 join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned long line)
 {
-	static const char *const seps[] = {"", " "};
-	size_t i, k;
+	static const char *const seps[] = {"", " ", " "};
+	size_t i, k, indent;
 
 	if (!x->tail_len || x->joining || line != x->tail_line + 1)
 		return false;
-	for (i = 0; i < 2; i++) {
+	/* the third way: a wrap at a space inside an indented block (pip's
+	 * output of a build, a traceback's message), whose next line starts
+	 * with the block's indentation again */
+	for (indent = 0; indent < len && (s[indent] == ' ' || s[indent] == '\t'); indent++)
+		;
+	for (i = 0; i < 3; i++) {
+		if (i == 2) {
+			if (!indent || indent == len)
+				break;
+			s += indent;
+			len -= indent;
+		}
 		if (!completes_anchor(x, s, len, seps[i]))
 			continue;
 		k = x->tail_len;
@@ -760,6 +809,8 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	}
 	for (i = 0; !x->has_text && i < len; i++)
 		x->has_text = s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f' && s[i] != '\v';
+	if (!x->container_line && compose_prefix(s, len))
+		x->container_line = line;
 	state = 0;
 	n = acm_scan_from(x->acm, &state, s, len, hits, MAX_HITS);
 	keep_tail(x, s, len, line, state);
@@ -800,8 +851,15 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		} else if (hits[i].id & KW_WSL) {
 			if (!x->wsl_line && wsl_sign(s, len, hits[i].end, hits[i].id & 0xffffu))
 				x->wsl_line = line;
-		} else if (hits[i].id & KW_GPU)
+		} else if (hits[i].id & KW_BUS) {
+			x->bus_line = line;
+		} else if (hits[i].id & KW_GPU) {
 			gpu = true;
+			/* "nccl" in a backtrace under a bus error */
+			if (x->bus_line && !x->nccl_bus_line && line - x->bus_line <= BUS_NCCL_LINES &&
+			    !strcmp(gpu_words[hits[i].id & 0xffffu], "nccl"))
+				x->nccl_bus_line = x->bus_line;
+		}
 		else if (hits[i].id & KW_ERR)
 			error = true;
 		else if (hits[i].id & KW_TRIG)

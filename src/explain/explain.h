@@ -115,6 +115,8 @@ struct explain {
 	unsigned long container_line;    /* first sign of a container or a pod; 0 none */
 	unsigned long gpu_request_line;  /* first request of GPUs for a container; 0 none */
 	unsigned long source_build_line; /* first sign of a source build naming its GPU targets; 0 none */
+	unsigned long bus_line;          /* last bus error (SIGBUS); 0 none */
+	unsigned long nccl_bus_line;     /* a bus error with NCCL's code in the lines after it; 0 none */
 	struct logfacts stated;          /* versions, builds, GPUs the log states */
 	const struct facts *machine;     /* --here/--from: the machine's facts, set before
 	                                    explain_finish; NULL: the log's alone */

@@ -771,12 +771,53 @@ gpu_not_found(const char *id)
 	return false;
 }
 
+/*
+ * A container that asked for GPUs (--gpus, a CDI device, a pod's limit)
+ * and still has no driver library inside: the request reached the NVIDIA
+ * Container Toolkit, which did not put the driver's libraries in (a CDI
+ * specification missing them, its ldconfig failing, a spec older than the
+ * driver).
+ */
+static void
+requested_gpu_context(struct explain *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++) {
+		const struct explain_cause *c = &x->causes[i];
+		if (!gpu_not_found(c->id) && c->role == EXPLAIN_CAUSE && c->severity >= SEV_ERROR)
+			return;
+	}
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		if (strcmp(c->id, "driver.libcuda_missing") || c->lines[0] < x->gpu_request_line)
+			continue;
+		recast(c, "host.container_toolkit_missing",
+		       xstrdup("The container asked for GPUs but has no driver library inside"),
+		       "The GPU request reached the NVIDIA Container Toolkit, which should have mounted "
+		       "the driver's libraries (libcuda, libnvidia-ml) into the container; they are not "
+		       "there: a CDI specification that lacks them or predates the driver, the toolkit's "
+		       "ldconfig failing in the container, or a toolkit not configured for this runtime.",
+		       "nvidia-ctk --version\n"
+		       "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # after every driver "
+		       "update, when CDI is used\n"
+		       "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker\n"
+		       "docker run --rm --gpus all ubuntu nvidia-smi");
+		explain_evidence(c, "the log asks for GPUs for a container (line %lu)", x->gpu_request_line);
+		return;
+	}
+}
+
 static void
 container_context(struct explain *x)
 {
 	unsigned long from = x->run_line;
 	size_t i;
 
+	if (!from && x->gpu_request_line) {
+		requested_gpu_context(x);
+		return;
+	}
 	if (!from && !x->gpu_request_line)
 		from = x->container_line;
 	if (!from)

@@ -102,8 +102,9 @@ judged(struct explain *x, const struct finding *d, const struct facts *f)
 			c = &x->causes[i];
 	if (!c) {
 		c = explain_cause_for(x, NULL, row->finding, EXPLAIN_CAUSE);
-		c->explain = xstrdup("The log states the versions below; gpudoctor judged them "
-				     "with the rule its doctor applies to a machine.");
+		c->explain = xstrdup(f ? "The log states the versions below; gpudoctor judged them "
+					 "with the rule its doctor applies to a machine."
+				       : "Read from what the log states, line by line below.");
 	}
 	c->role = EXPLAIN_CAUSE;
 	if (d->severity > c->severity)
@@ -360,6 +361,31 @@ windows_tf_without_version(const struct explain *x, unsigned long tf_none, struc
 			"gpudoctor plan tensorflow");
 }
 
+/*
+ * A bus error with NCCL's code in the backtrace under it: NCCL maps its
+ * shared-memory segments from /dev/shm, and touching a page the tmpfs
+ * cannot back raises SIGBUS, not an error code. A container's /dev/shm is
+ * 64 MB unless it is started with more.
+ */
+static void
+nccl_bus_error(const struct explain *x, struct findings *fs)
+{
+	struct finding *fd;
+
+	if (!x->nccl_bus_line)
+		return;
+	fd = findings_add(fs, "rt.nccl_error", SEV_ERROR,
+			  "NCCL died of a bus error: its shared memory in /dev/shm ran out");
+	finding_evidence(fd, "line %lu: a bus error (SIGBUS), with NCCL's code in the backtrace below it",
+			 x->nccl_bus_line);
+	finding_evidence(fd, "NCCL maps its shared-memory segments from /dev/shm; a page the tmpfs cannot "
+			     "back raises SIGBUS. A container's /dev/shm is 64 MB unless started with more");
+	finding_fix(fd, "df -h /dev/shm   # inside the container\n"
+			"docker run --shm-size=1g ...   # or --ipc=host; Kubernetes: an emptyDir with medium: Memory "
+			"on /dev/shm\n"
+			"export NCCL_SHM_DISABLE=1   # only to confirm: slower, NCCL without shared memory");
+}
+
 void
 explain_stated(struct explain *x)
 {
@@ -381,6 +407,7 @@ explain_stated(struct explain *x)
 	findings_init(&fs);
 	stated_numbers(x, &fs);
 	xla_gpu_only(x, &fs);
+	nccl_bus_error(x, &fs);
 	if (tf_none)
 		windows_tf_without_version(x, tf_none, &fs);
 	for (i = 0; i < fs.n; i++)

@@ -238,9 +238,11 @@ statement_forms(void **state)
 		     "No such file or directory\n");
 	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
 	explain_release(&x);
+	/* GPUs asked for: not a container without them; the toolkit did not
+	 * bring the driver's libraries */
 	run_text(&x, "$ docker compose up\n      capabilities: [gpu]\nImportError: libcuda.so.1: cannot open "
 		     "shared object file: No such file or directory\n");
-	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
+	assert_string_equal(x.causes[0].id, "host.container_toolkit_missing");
 	explain_release(&x);
 	run_text(&x, "/aio/entrypoint.sh: line 52: nvidia-smi: command not found\n"
 		     "RuntimeError: Found no NVIDIA driver on your system.\n");
@@ -258,6 +260,40 @@ statement_forms(void **state)
 	explain_release(&x);
 	run_text(&x, "  Preparing metadata (setup.py) ... done\nRuntimeError: Found no NVIDIA driver on your system.\n");
 	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
+	explain_release(&x);
+
+	/* compose's prefix on each container's output */
+	run_text(&x, "qna-transformers_1  | RuntimeError: Found no NVIDIA driver on your system.\n");
+	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
+	explain_release(&x);
+	run_text(&x, "2024-01-01  | RuntimeError: Found no NVIDIA driver on your system.\n");
+	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
+	explain_release(&x);
+
+	/* a container that asked for GPUs and has no driver library inside:
+	 * the toolkit did not put them in */
+	run_text(&x, "$ docker run --rm --gpus=all nvidia/cuda:12.2.0-base-ubuntu22.04 nvidia-smi\n"
+		     "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that "
+		     "the NVIDIA Display Driver is properly installed and present in your system.\n");
+	assert_string_equal(x.causes[0].id, "host.container_toolkit_missing");
+	assert_true(evidence_says(&x.causes[0], "asks for GPUs for a container (line 1)"));
+	explain_release(&x);
+
+	/* a message wrapped inside an indented block (pip's build output) */
+	run_text(&x, "      RuntimeError:\n      The detected CUDA version (10.1) mismatches the version that "
+		     "was used to compile\n      PyTorch (12.1). Please make sure to use the same CUDA versions.\n");
+	assert_string_equal(x.causes[0].id, "lib.cuda_version_mismatch");
+	assert_int_equal(x.causes[0].lines[0], 2);
+	explain_release(&x);
+
+	/* a bus error with NCCL's code under it: /dev/shm ran out */
+	run_text(&x, "Thread 787 received signal SIGBUS, Bus error.\n"
+		     "0x00007f6b59544f3b in ncclShmOpen(char*, unsigned long, void**, void**, int, void**) ()\n");
+	assert_string_equal(x.causes[0].id, "rt.nccl_error");
+	assert_true(evidence_says(&x.causes[0], "line 1"));
+	explain_release(&x);
+	run_text(&x, "Bus error (core dumped)\n");
+	assert_null(cause(&x, "rt.nccl_error"));
 	explain_release(&x);
 
 	/* WSL2 (its kernel's name, a Linux prompt on a host Windows named):
