@@ -700,29 +700,33 @@ blank_line(const unsigned char *s, size_t len)
 static bool
 join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned long line)
 {
-	static const char *const seps[] = {"", " ", " "};
+	/* cut inside a word; wrapped at a space; wrapped at a space inside an
+	 * indented block (pip's output of a build, a traceback's message),
+	 * whose next line starts with the block's indentation again */
+	static const struct {
+		const char *sep;
+		bool past_indent;
+	} ways[] = {{"", false}, {" ", false}, {" ", true}};
 	size_t i, k, indent;
 
 	if (!x->tail_len || x->joining || line != x->tail_line + 1)
 		return false;
-	/* the third way: a wrap at a space inside an indented block (pip's
-	 * output of a build, a traceback's message), whose next line starts
-	 * with the block's indentation again */
 	for (indent = 0; indent < len && (s[indent] == ' ' || s[indent] == '\t'); indent++)
 		;
-	for (i = 0; i < 3; i++) {
-		if (i == 2) {
+	for (i = 0; i < sizeof(ways) / sizeof(ways[0]); i++) {
+		const char *sep = ways[i].sep;
+		if (ways[i].past_indent) {
 			if (!indent || indent == len)
 				break;
 			s += indent;
 			len -= indent;
 		}
-		if (!completes_anchor(x, s, len, seps[i]))
+		if (!completes_anchor(x, s, len, sep))
 			continue;
 		k = x->tail_len;
 		memcpy(x->joined, x->tail, k);
-		memcpy(x->joined + k, seps[i], strlen(seps[i]));
-		k += strlen(seps[i]);
+		memcpy(x->joined + k, sep, strlen(sep));
+		k += strlen(sep);
 		memcpy(x->joined + k, s, len < NORM_MAX ? len : NORM_MAX);
 		k += len < NORM_MAX ? len : NORM_MAX;
 		x->tail_len = 0;

@@ -553,7 +553,9 @@ wsl_context(struct explain *x)
 		if (strcmp(c->id, "driver.libcuda_missing") && strcmp(c->id, "kmod.nvidia_not_loaded"))
 			continue;
 		recast(c, "host.wsl_driver_missing",
-		       xstrdup("WSL2 has no driver library from Windows (libcuda / libnvidia-ml)"),
+		       xstrdup(strcmp(c->id, "kmod.nvidia_not_loaded")
+				       ? "WSL2 has no driver library from Windows (libcuda / libnvidia-ml)"
+				       : "WSL2 cannot reach the NVIDIA driver on Windows"),
 		       "Inside WSL2 the NVIDIA driver libraries are provided by the Windows driver "
 		       "in /usr/lib/wsl/lib; they are missing when Windows has no NVIDIA driver, or "
 		       "a Windows or driver release without WSL2 GPU support (Windows 10 21H2 or "
@@ -771,26 +773,41 @@ gpu_not_found(const char *id)
 	return false;
 }
 
-/*
- * A container that asked for GPUs (--gpus, a CDI device, a pod's limit)
- * and still has no driver library inside: the request reached the NVIDIA
- * Container Toolkit, which did not put the driver's libraries in (a CDI
- * specification missing them, its ldconfig failing, a spec older than the
- * driver).
- */
-static void
-requested_gpu_context(struct explain *x)
+/* Whether the log holds an error cause other than a GPU not found: then
+ * a sign of a container does not speak. */
+static bool
+other_error(const struct explain *x)
 {
 	size_t i;
 
 	for (i = 0; i < x->ncauses; i++) {
 		const struct explain_cause *c = &x->causes[i];
 		if (!gpu_not_found(c->id) && c->role == EXPLAIN_CAUSE && c->severity >= SEV_ERROR)
-			return;
+			return true;
 	}
+	return false;
+}
+
+/*
+ * A container that asked for GPUs (--gpus, a CDI device, a pod's limit)
+ * and still has no driver library inside: the request reached the NVIDIA
+ * Container Toolkit, which did not put the driver's libraries in (a CDI
+ * specification missing them, its ldconfig failing, a spec older than the
+ * driver). The toolkit's and the runtime's own messages (rows of the
+ * "docker" framework) speak of the host, where a missing library is the
+ * host's driver.
+ */
+static void
+requested_gpu_context(struct explain *x)
+{
+	size_t i;
+
+	if (other_error(x))
+		return;
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
-		if (strcmp(c->id, "driver.libcuda_missing") || c->lines[0] < x->gpu_request_line)
+		if (strcmp(c->id, "driver.libcuda_missing") || c->lines[0] < x->gpu_request_line ||
+		    (c->pattern && !strcmp(c->pattern->framework, "docker")))
 			continue;
 		recast(c, "host.container_toolkit_missing",
 		       xstrdup("The container asked for GPUs but has no driver library inside"),
@@ -824,11 +841,8 @@ container_context(struct explain *x)
 		return;
 	/* a sign of a container alone is weaker than any other cause: it
 	 * speaks only when every error the log holds is a GPU not found */
-	for (i = 0; !x->run_line && i < x->ncauses; i++) {
-		const struct explain_cause *c = &x->causes[i];
-		if (!gpu_not_found(c->id) && c->role == EXPLAIN_CAUSE && c->severity >= SEV_ERROR)
-			return;
-	}
+	if (!x->run_line && other_error(x))
+		return;
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
 		if (!gpu_not_found(c->id) || (x->run_line && c->lines[0] < x->run_line))

@@ -104,7 +104,7 @@ judged(struct explain *x, const struct finding *d, const struct facts *f)
 		c = explain_cause_for(x, NULL, row->finding, EXPLAIN_CAUSE);
 		c->explain = xstrdup(f ? "The log states the versions below; gpudoctor judged them "
 					 "with the rule its doctor applies to a machine."
-				       : "Read from what the log states, line by line below.");
+				       : "Read from what the log states: the lines below.");
 	}
 	c->role = EXPLAIN_CAUSE;
 	if (d->severity > c->severity)

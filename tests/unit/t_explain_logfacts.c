@@ -278,6 +278,12 @@ statement_forms(void **state)
 	assert_string_equal(x.causes[0].id, "host.container_toolkit_missing");
 	assert_true(evidence_says(&x.causes[0], "asks for GPUs for a container (line 1)"));
 	explain_release(&x);
+	/* ... but the toolkit's own message on the host: the host's driver */
+	run_text(&x, "$ docker run --rm --gpus all ubuntu nvidia-smi\n"
+		     "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
+		     "cannot open shared object file: no such file or directory: unknown.\n");
+	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
+	explain_release(&x);
 
 	/* a message wrapped inside an indented block (pip's build output) */
 	run_text(&x, "      RuntimeError:\n      The detected CUDA version (10.1) mismatches the version that "
@@ -301,6 +307,7 @@ statement_forms(void **state)
 	run_text(&x, "me@DESKTOP-930EG0A:~$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate "
 		     "with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n");
 	assert_string_equal(x.causes[0].id, "host.wsl_driver_missing");
+	assert_string_equal(x.causes[0].title, "WSL2 cannot reach the NVIDIA driver on Windows");
 	explain_release(&x);
 	run_text(&x, "Linux box 4.19.128-microsoft-standard #1 SMP x86_64 GNU/Linux\nNVIDIA-SMI has failed because "
 		     "it couldn't communicate with the NVIDIA driver.\n");
