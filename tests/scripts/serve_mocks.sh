@@ -42,16 +42,20 @@ mkroot() {
 	"$build/tests/tools/mk-ldcache" "$work/$1.ldcache" "$r/etc/ld.so.cache"
 }
 
-# a free loopback port; the plain and the sanitizer build's runs (side by
-# side in make check) draw from ranges of their own
+# a free loopback port. The ranges sit below Linux's ephemeral ports (32768
+# and up), where curl's and Prometheus's own outgoing connections would take
+# a port between the probe and serve's bind; the plain and the sanitizer
+# build's runs (side by side in make check) draw from ranges of their own.
+# Anything but "connection refused" (curl's 7) counts as taken, TLS and
+# non-HTTP listeners included.
 port() {
 	p=$((PORT_BASE + $1 * 7))
-	while curl -s -o /dev/null "http://127.0.0.1:$p/" 2>/dev/null; do p=$((p + 1)); done
+	while curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$p/" 2>/dev/null; [ $? -ne 7 ]; do p=$((p + 1)); done
 	echo "$p"
 }
 case "$build" in
-*asan*) PORT_BASE=$((42000 + $$ % 4000)) ;;
-*) PORT_BASE=$((32000 + $$ % 4000)) ;;
+*asan*) PORT_BASE=$((20000 + $$ % 9000)) ;;
+*) PORT_BASE=$((10000 + $$ % 9000)) ;;
 esac
 
 # start NAME ROOT SCENARIO PORT [ARGS...]: serve in the background, its pid in $spid
