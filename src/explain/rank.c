@@ -825,6 +825,14 @@ requested_gpu_context(struct explain *x)
 	}
 }
 
+/* NVML's Unknown Error is a device file there and denied: the container
+ * was given the GPU and lost it, which a missing --gpus does not do. */
+static bool
+access_lost(const struct explain_cause *c)
+{
+	return c->pattern && !strcmp(c->id, "kmod.device_nodes_missing") && !strcmp(c->pattern->framework, "nvml");
+}
+
 static void
 container_context(struct explain *x)
 {
@@ -845,7 +853,7 @@ container_context(struct explain *x)
 		return;
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
-		if (!gpu_not_found(c->id) || (x->run_line && c->lines[0] < x->run_line))
+		if (!gpu_not_found(c->id) || (x->run_line && c->lines[0] < x->run_line) || access_lost(c))
 			continue;
 		recast(c, "host.container_no_gpu",
 		       xstrdup("The container was started without GPU access"),
