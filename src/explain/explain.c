@@ -192,14 +192,15 @@ compose_prefix(const unsigned char *s, size_t len)
 }
 
 /* The value given to CUDA_VISIBLE_DEVICES right after the name in s
- * (`CUDA_VISIBLE_DEVICES="2,3"`, `CUDA_VISIBLE_DEVICES: -1`); false when
+ * (`CUDA_VISIBLE_DEVICES="2,3"`, `CUDA_VISIBLE_DEVICES: -1`, Python's
+ * `os.environ["CUDA_VISIBLE_DEVICES"] = "1"`); false when
  * no '=' or ':' follows (the name only mentioned). */
 static bool
 visible_devices_value(const unsigned char *s, size_t len, char *out, size_t size)
 {
 	size_t i = 0, o = 0;
 
-	while (i < len && (s[i] == ' ' || s[i] == '"' || s[i] == '\''))
+	while (i < len && (s[i] == ' ' || s[i] == '"' || s[i] == '\'' || s[i] == ']'))
 		i++;
 	if (i >= len || (s[i] != '=' && s[i] != ':'))
 		return false;
@@ -424,6 +425,7 @@ explain_reset(struct explain *x)
 	x->lines = x->wsl_line = x->cvd_line = x->run_line = x->container_line = x->gpu_request_line = 0;
 	x->bus_line = x->nccl_bus_line = 0;
 	x->source_build_line = 0;
+	x->listing.in_frame = false;
 	x->cvd_value[0] = '\0';
 	x->has_text = false;
 	x->bom16 = false;
@@ -793,7 +795,7 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 	size_t n, i, best = SIZE_MAX, best_len = 0, best_rlen = 0, first_end = 0, off, row;
 	regmatch_t m[MAX_GROUPS], best_m[MAX_GROUPS];
 	size_t best_groups = 0;
-	bool gpu = false, error = false, anchor = false, stated = false, trigger = false;
+	bool gpu = false, error = false, anchor = false, stated = false, trigger = false, code;
 	size_t cue;
 	unsigned state;
 
@@ -815,6 +817,7 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		x->has_text = s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f' && s[i] != '\v';
 	if (!x->container_line && compose_prefix(s, len))
 		x->container_line = line;
+	code = listing_line(&x->listing, s, len);
 	state = 0;
 	n = acm_scan_from(x->acm, &state, s, len, hits, MAX_HITS);
 	keep_tail(x, s, len, line, state);
@@ -875,6 +878,10 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			first_end = hits[i].end;
 		}
 	}
+	/* quoted code: what it sets (CUDA_VISIBLE_DEVICES) counts, its words
+	 * and comments are no message */
+	if (code)
+		return;
 	/* a line no anchor points to, and not a GPU error: worth more only
 	 * when it holds an error or a trigger word and its words state a
 	 * cause (one scan of the raw line: a line that merely names the GPU,

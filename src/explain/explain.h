@@ -24,6 +24,7 @@
 #include "explain/codes.h"
 #include "explain/cues.h"
 #include "explain/linememo.h"
+#include "explain/listing.h"
 #include "explain/logfacts.h"
 #include "facts.h"
 #include "kb/kb.h"
@@ -117,6 +118,7 @@ struct explain {
 	unsigned long source_build_line; /* first sign of a source build naming its GPU targets; 0 none */
 	unsigned long bus_line;          /* last bus error (SIGBUS); 0 none */
 	unsigned long nccl_bus_line;     /* a bus error with NCCL's code in the lines after it; 0 none */
+	struct listing listing;          /* an IPython traceback's quoted source */
 	struct logfacts stated;          /* versions, builds, GPUs the log states */
 	const struct facts *machine;     /* --here/--from: the machine's facts, set before
 	                                    explain_finish; NULL: the log's alone */

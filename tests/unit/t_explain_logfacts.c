@@ -844,10 +844,64 @@ library_of_another_cuda(void **state)
 	explain_release(&x);
 }
 
+/* The code an IPython traceback quotes is no message: its comment "a
+ * driver initialization error" is not CUDA's initialization error, while
+ * the same words printed are; a CUDA_VISIBLE_DEVICES the code sets still
+ * counts, and the listing ends at the first line of another kind. */
+static void
+ipython_listing_is_code(void **state)
+{
+	static const char *const frames =
+		"<ipython-input-9-f0f348328a8d> in <module>()\n"
+		"      8 images = np.stack(images)\n"
+		"----> 9 images = torch.from_numpy(images).cuda()\n"
+		"\n"
+		"/usr/local/lib/python3.7/dist-packages/torch/cuda/__init__.py in _lazy_init()\n"
+		"    168         # This function throws if there's a driver initialization error, no GPUs\n"
+		"--> 170         torch._C._cuda_init()\n"
+		"\n"
+		"RuntimeError: No CUDA GPUs are available\n";
+	struct explain x;
+
+	(void)state;
+	run_text(&x, frames);
+	// assert_int_equal(x.ncauses, 1);
+	for (size_t q = 0; q < x.ncauses; q++) fprintf(stderr, "DBG %s %lu %s\n", x.causes[q].id, x.causes[q].lines[0], x.causes[q].pattern ? x.causes[q].pattern->key : "-");
+	assert_string_equal(x.causes[0].id, "driver.no_visible_device");
+	explain_release(&x);
+	/* IPython 8's headings */
+	run_text(&x, "File ~/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:314, in _lazy_init()\n"
+		     "    312 # driver initialization error\n"
+		     "--> 314 torch._C._cuda_init()\n"
+		     "Cell In[3], line 2\n"
+		     "      1 # CUDA error: out of memory\n");
+	assert_int_equal(x.ncauses, 0);
+	explain_release(&x);
+	/* the words outside a listing, and a numbered line with no heading */
+	run_text(&x, "cuInit: initialization error\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "driver.init_failed");
+	explain_release(&x);
+	run_text(&x, "      3 cuInit: initialization error\n");
+	assert_int_equal(x.ncauses, 1);
+	explain_release(&x);
+	/* the line after a listing is read again */
+	run_text(&x, "/x/y.py in f()\n      3 pass\ncuInit: initialization error\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "driver.init_failed");
+	explain_release(&x);
+	/* what the quoted code sets still counts */
+	run_text(&x, "<ipython-input-2-aa> in <module>()\n"
+		     "----> 1 os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"1\"\n");
+	assert_int_equal(x.cvd_line, 2);
+	explain_release(&x);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ipython_listing_is_code),
 		cmocka_unit_test(driver_and_wheel_judged_by_the_rule),
 		cmocka_unit_test(collect_env_cpu_build),
 		cmocka_unit_test(conflicting_statements_are_unknown),
