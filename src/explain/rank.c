@@ -15,10 +15,12 @@
 #include "base/str.h"
 #include "base/vers.h"
 #include "base/xalloc.h"
+#include "kb/runs_on.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -711,6 +713,143 @@ cc_x10(const char *s)
 	return end != s && v >= 10 && v < 1000 ? (int)v : 0;
 }
 
+/* The newest official Linux build of a framework with machine code for a
+ * GPU of compute capability cc ("6.1"), asked of runs_on.h; of a release's
+ * builds, the one of the oldest CUDA (the oldest driver). False when none
+ * carries any. */
+static bool
+newest_native_build(const char *framework, const char *cc, char *version, size_t vsize, char *cuda,
+		    size_t csize, char *via, size_t viasize)
+{
+	size_t n, i;
+	const struct kb_build_target *t = kb_list_build_targets(&n);
+	bool found = false;
+
+	for (i = 0; i < n; i++) {
+		const char *v = t[i].version_max[0] ? t[i].version_max : t[i].version_min;
+		struct build_code b;
+		struct runs_verdict verdict;
+		int c;
+
+		if (strcmp(t[i].framework, framework) || strcmp(t[i].platform, "linux"))
+			continue;
+		memset(&b, 0, sizeof(b));
+		STR_COPY(b.framework, framework);
+		STR_COPY(b.version, v);
+		STR_COPY(b.platform, "linux");
+		STR_COPY(b.cuda, t[i].cuda);
+		STR_COPY(b.sass, t[i].sass);
+		STR_COPY(b.ptx, t[i].ptx);
+		STR_COPY(b.from, "knowledge base");
+		runs_decide(&b, cc, "", &verdict);
+		if (verdict.how != RUNS_NATIVE)
+			continue;
+		c = found ? vers_cmp(v, version) : 1;
+		if (c < 0 || (c == 0 && vers_cmp(t[i].cuda, cuda) >= 0))
+			continue;
+		str_copy(version, vsize, v);
+		str_copy(cuda, csize, t[i].cuda);
+		str_copy(via, viasize, verdict.via);
+		found = true;
+	}
+	return found;
+}
+
+/* The newest release of a framework the knowledge base has builds of. */
+static void
+newest_release(const char *framework, char *version, size_t size)
+{
+	size_t n, i;
+	const struct kb_build_target *t = kb_list_build_targets(&n);
+
+	version[0] = '\0';
+	for (i = 0; i < n; i++) {
+		const char *v = t[i].version_max[0] ? t[i].version_max : t[i].version_min;
+		if (!strcmp(t[i].framework, framework) && (!version[0] || vers_cmp(v, version) > 0))
+			str_copy(version, size, v);
+	}
+}
+
+/* pip's command for PyTorch release version built with CUDA cuda: the
+ * index of that CUDA (download.pytorch.org/whl/cuXYZ) from CUDA 11 on,
+ * the +cuXYZ local version on the wheel page before. */
+static char *
+torch_install(const char *version, const char *cuda, bool newest)
+{
+	char tag[16];
+	size_t k, o = 0;
+
+	for (k = 0; cuda[k] && o + 1 < sizeof(tag); k++)
+		if (cuda[k] != '.')
+			tag[o++] = cuda[k];
+	tag[o] = '\0';
+	if (atoi(cuda) >= 11)
+		return newest ? xasprintf("pip install -U torch --index-url https://download.pytorch.org/whl/cu%s", tag)
+			      : xasprintf("pip install torch==%s --index-url https://download.pytorch.org/whl/cu%s",
+					  version, tag);
+	return xasprintf("pip install torch==%s+cu%s -f https://download.pytorch.org/whl/torch_stable.html", version,
+			 tag);
+}
+
+/*
+ * PyTorch's verdicts on a GPU ("Found GPU0 ... which is of cuda capability
+ * 6.1 ... minimum ... (7.0)", "sm_61 is not compatible with the current
+ * PyTorch installation") speak of the build installed. Asked of every
+ * official build (runs_on.h): when one has machine code for the GPU, that
+ * build is the fix (the cu126 wheels keep sm_50 and sm_60, which Pascal's
+ * 6.1 runs, after the cu128 ones dropped them), and where PyTorch itself
+ * says the GPU is not in this build's list, the GPU is not too old: this
+ * build left it out. Older releases' "no longer supports this GPU because
+ * it is too old" stays their verdict. When no build has code for the GPU,
+ * it is older than any PyTorch carries (ancient_gpu_context).
+ */
+static void
+torch_build_context(struct explain *x)
+{
+	char version[40], cuda[16], via[16], cc[16], newest[40], *fix;
+	struct explain_cause *first = NULL;
+	bool said_not_in_build = false;
+	size_t i;
+	int v;
+
+	newest_release("torch", newest, sizeof(newest));
+	for (i = 0; i < x->ncauses; i++)
+		said_not_in_build |= !strcmp(x->causes[i].id, "fw.arch_not_in_build") && x->causes[i].pattern &&
+				     !strcmp(x->causes[i].pattern->framework, "torch");
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		const char *cap = capture(c, "cc");
+
+		if ((strcmp(c->id, "hw.arch_too_old") && strcmp(c->id, "fw.arch_not_in_build")) || !c->pattern ||
+		    c->hidden || strcmp(c->pattern->framework, "torch") || !cap || !(v = cc_x10(cap)))
+			continue;
+		snprintf(cc, sizeof(cc), "%d.%d", v / 10, v % 10);
+		if (!newest_native_build("torch", cc, version, sizeof(version), cuda, sizeof(cuda), via, sizeof(via)))
+			continue;
+		/* PyTorch says it twice (the GPU's capability, then the build's
+		 * list): one cause */
+		if (first) {
+			fold_into(first, c);
+			continue;
+		}
+		first = c;
+		fix = torch_install(version, cuda, !strcmp(version, newest));
+		if (!strcmp(c->id, "hw.arch_too_old") && said_not_in_build)
+			recast(c, "fw.arch_not_in_build",
+			       xasprintf("This PyTorch build leaves out the GPU's compute capability %s; PyTorch "
+					 "%s for CUDA %s carries code for it", cc, version, cuda),
+			       "The GPU is not too old for PyTorch: the build installed starts above its compute "
+			       "capability, while other official builds still carry machine code it runs.",
+			       "");
+		free(c->fix);
+		c->fix = xasprintf("%s\ngpudoctor plan torch   # on the machine: the build for its Python and "
+				   "driver", fix);
+		free(fix);
+		explain_evidence(c, "PyTorch %s built with CUDA %s has machine code for %s, which compute "
+				 "capability %s runs", version, cuda, via, cc);
+	}
+}
+
 /*
  * The other way round: a program without code for a GPU whose compute
  * capability is below every official build of every framework (Fermi's
@@ -788,14 +927,31 @@ other_error(const struct explain *x)
 	return false;
 }
 
+/* A container runtime's own message (Docker's and the toolkit's rows,
+ * Apptainer's "Could not find any NVIDIA libraries on this host!"): it
+ * speaks of the host it runs on, not of a container's inside. */
+static bool
+runtime_row(const struct explain_cause *c)
+{
+	return c->pattern &&
+	       (!strcmp(c->pattern->framework, "docker") || !strncmp(c->pattern->key, "apptainer.", 10));
+}
+
+/* NVML's Unknown Error is a device file there and denied: the container
+ * was given the GPU and lost it, which a missing --gpus does not do. */
+static bool
+access_lost(const struct explain_cause *c)
+{
+	return c->pattern && !strcmp(c->id, "kmod.device_nodes_missing") && !strcmp(c->pattern->framework, "nvml");
+}
+
 /*
  * A container that asked for GPUs (--gpus, a CDI device, a pod's limit)
  * and still has no driver library inside: the request reached the NVIDIA
  * Container Toolkit, which did not put the driver's libraries in (a CDI
  * specification missing them, its ldconfig failing, a spec older than the
- * driver). The toolkit's and the runtime's own messages (rows of the
- * "docker" framework) speak of the host, where a missing library is the
- * host's driver.
+ * driver). The toolkit's and the runtimes' own messages (runtime_row)
+ * speak of the host, where a missing library is the host's driver.
  */
 static void
 requested_gpu_context(struct explain *x)
@@ -807,7 +963,7 @@ requested_gpu_context(struct explain *x)
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
 		if (strcmp(c->id, "driver.libcuda_missing") || c->lines[0] < x->gpu_request_line ||
-		    (c->pattern && !strcmp(c->pattern->framework, "docker")))
+		    runtime_row(c))
 			continue;
 		recast(c, "host.container_toolkit_missing",
 		       xstrdup("The container asked for GPUs but has no driver library inside"),
@@ -823,14 +979,6 @@ requested_gpu_context(struct explain *x)
 		explain_evidence(c, "the log asks for GPUs for a container (line %lu)", x->gpu_request_line);
 		return;
 	}
-}
-
-/* NVML's Unknown Error is a device file there and denied: the container
- * was given the GPU and lost it, which a missing --gpus does not do. */
-static bool
-access_lost(const struct explain_cause *c)
-{
-	return c->pattern && !strcmp(c->id, "kmod.device_nodes_missing") && !strcmp(c->pattern->framework, "nvml");
 }
 
 static void
@@ -853,7 +1001,8 @@ container_context(struct explain *x)
 		return;
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
-		if (!gpu_not_found(c->id) || (x->run_line && c->lines[0] < x->run_line) || access_lost(c))
+		if (!gpu_not_found(c->id) || (x->run_line && c->lines[0] < x->run_line) || access_lost(c) ||
+		    runtime_row(c))
 			continue;
 		recast(c, "host.container_no_gpu",
 		       xstrdup("The container was started without GPU access"),
@@ -1068,6 +1217,7 @@ explain_finish(struct explain *x)
 	}
 	wsl_context(x);
 	build_minimum_context(x);
+	torch_build_context(x);
 	ancient_gpu_context(x);
 	visible_devices_context(x);
 	container_context(x);

@@ -897,11 +897,46 @@ ipython_listing_is_code(void **state)
 	explain_release(&x);
 }
 
+/* PyTorch's verdicts on a GPU asked of every official build (runs_on.h):
+ * Pascal's 6.1 left out of a cu128 wheel runs the cu126 wheels' sm_60, so
+ * the fix is that build, and where PyTorch says the GPU is not in this
+ * build's list it is not too old; PyTorch's own "too old" stays, with the
+ * build that carries code for it; a GPU no build has code for is too old. */
+static void
+torch_arch_verdicts_asked_of_every_build(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "UserWarning:\n"
+		     "Found GPU0 NVIDIA GeForce GTX 1070 Ti which is of cuda capability 6.1.\n"
+		     "Minimum and Maximum cuda capability supported by this version of PyTorch is (7.0) - (12.0)\n"
+		     "NVIDIA GeForce GTX 1070 Ti with CUDA capability sm_61 is not compatible with the current "
+		     "PyTorch installation.\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "fw.arch_not_in_build");
+	assert_non_null(strstr(x.causes[0].fix, "download.pytorch.org/whl/cu126"));
+	assert_true(evidence_says(&x.causes[0], "sm_60"));
+	explain_release(&x);
+	run_text(&x, "Found GPU0 GeForce GTX 960M which is of cuda capability 5.0.\n"
+		     "PyTorch no longer supports this GPU because it is too old.\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "hw.arch_too_old");
+	assert_non_null(strstr(x.causes[0].fix, "download.pytorch.org/whl/cu126"));
+	explain_release(&x);
+	run_text(&x, "NVIDIA GeForce GTX 680 with CUDA capability sm_30 is not compatible with the current PyTorch "
+		     "installation.\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "hw.arch_too_old");
+	explain_release(&x);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ipython_listing_is_code),
+		cmocka_unit_test(torch_arch_verdicts_asked_of_every_build),
 		cmocka_unit_test(driver_and_wheel_judged_by_the_rule),
 		cmocka_unit_test(collect_env_cpu_build),
 		cmocka_unit_test(conflicting_statements_are_unknown),
