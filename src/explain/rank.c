@@ -213,6 +213,29 @@ library_meaning(const char *name, char *out, size_t size)
 	}
 }
 
+/* Which missing-library finding a file name belongs to: the driver's
+ * libcuda (nvcuda.dll), the CUDA runtime, cuDNN (any of its sublibraries),
+ * or another CUDA library; NULL for a name of none of them. A row that
+ * takes any library's name ("Couldn't open CUDA library X") is told by it. */
+static const char *
+library_family(const char *name)
+{
+	const char *base = strrchr(name, '/');
+
+	base = base ? base + 1 : name;
+	if (str_starts(base, "libcuda.so") || !strcasecmp(base, "nvcuda.dll"))
+		return "driver.libcuda_missing";
+	if (str_starts(base, "libcudart.so") || str_starts(base, "cudart64_") || str_starts(base, "cudart32_"))
+		return "lib.cudart_missing";
+	if (str_starts(base, "libcudnn") || str_starts(base, "cudnn"))
+		return "lib.cudnn_missing";
+	if (str_starts(base, "libcu") || str_starts(base, "cu") || str_starts(base, "libnv") ||
+	    str_starts(base, "nvrtc") || str_starts(base, "nvJitLink") || str_starts(base, "nvinfer") ||
+	    str_starts(base, "libnccl"))
+		return "lib.cuda_lib_missing";
+	return NULL;
+}
+
 struct tf_range {
 	const char *lo, *hi;             /* NULL: no TensorFlow loads it */
 	bool open;                       /* up to the newest release */
@@ -274,10 +297,17 @@ tf_era_fix(struct explain_cause *c, const char *name, struct tf_range r)
 	c->fix = fix;
 }
 
+static bool
+library_missing(const char *id)
+{
+	return !strcmp(id, "driver.libcuda_missing") || !strcmp(id, "lib.cudart_missing") ||
+	       !strcmp(id, "lib.cudnn_missing") || !strcmp(id, "lib.cuda_lib_missing");
+}
+
 static void
 derive(struct explain_cause *c)
 {
-	bool era = false;
+	bool era = false, named = false;
 	size_t i;
 	int k;
 
@@ -290,6 +320,9 @@ derive(struct explain_cause *c)
 			if (!strcmp(cap->name, "soname") || !strcmp(cap->name, "dll")) {
 				struct tf_range r;
 
+				if (!named && library_missing(c->id) && library_family(v))
+					c->id = library_family(v);
+				named = true;
 				library_meaning(v, what, sizeof(what));
 				r = tf_loaders(v, who, sizeof(who));
 				if (!era && r.lo) {

@@ -931,11 +931,38 @@ torch_arch_verdicts_asked_of_every_build(void **state)
 	explain_release(&x);
 }
 
+/* A row that takes any library's name is told by the name: cuDNN's,
+ * the runtime's and the driver's DLLs each give their own finding. */
+static void
+missing_library_told_by_its_name(void **state)
+{
+	static const struct {
+		const char *line, *id;
+	} cases[] = {
+		{"I dso_loader.cc:119] Couldn't open CUDA library cudnn64_5.dll\n", "lib.cudnn_missing"},
+		{"I dso_loader.cc:119] Couldn't open CUDA library cudart64_80.dll\n", "lib.cudart_missing"},
+		{"I dso_loader.cc:119] Couldn't open CUDA library nvcuda.dll\n", "driver.libcuda_missing"},
+		{"I dso_loader.cc:119] Couldn't open CUDA library cufft64_80.dll\n", "lib.cuda_lib_missing"},
+		{"I dso_loader.cc:119] Couldn't open CUDA library libcudnn.so.5\n", "lib.cudnn_missing"},
+	};
+	struct explain x;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		run_text(&x, cases[i].line);
+		assert_int_equal(x.ncauses, 1);
+		assert_string_equal(x.causes[0].id, cases[i].id);
+		explain_release(&x);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ipython_listing_is_code),
+		cmocka_unit_test(missing_library_told_by_its_name),
 		cmocka_unit_test(torch_arch_verdicts_asked_of_every_build),
 		cmocka_unit_test(driver_and_wheel_judged_by_the_rule),
 		cmocka_unit_test(collect_env_cpu_build),
