@@ -884,6 +884,52 @@ torch_build_context(struct explain *x)
 }
 
 /*
+ * A framework that says it will JIT-compile its kernels from PTX for a
+ * GPU it has no machine code for, and then a CUDA error it gives no cause
+ * for: the PTX did not run on the GPU (a JIT that failed, PTX too old for
+ * an architecture that needs its own code), so the build does not serve
+ * this GPU at all; slowness was not the problem.
+ */
+static void
+jit_failed_context(struct explain *x)
+{
+	size_t i, j;
+
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		const char *cc = capture(c, "cc");
+		char *fix;
+
+		if (c->hidden || strcmp(c->id, "fw.arch_ptx_jit"))
+			continue;
+		for (j = 0; j < x->ncauses; j++) {
+			const struct explain_cause *d = &x->causes[j];
+			if (!d->hidden && d->severity >= SEV_ERROR && d->lines[0] > c->lines[0] &&
+			    (!strcmp(d->id, "rt.unknown") || !strcmp(d->id, "rt.kernel_fault")))
+				break;
+		}
+		if (j == x->ncauses)
+			continue;
+		/* the JIT's cache size no longer matters: another build does */
+		if (c->pattern && !strcmp(c->pattern->framework, "tensorflow"))
+			fix = xstrdup("gpudoctor plan tensorflow   # the release and build with code for this GPU\n"
+				      "gpudoctor compat --gpu \"GPU NAME\"");
+		else
+			fix = xstrdup(c->fix ? c->fix : "gpudoctor doctor");
+		recast(c, "fw.arch_not_in_build",
+		       cc ? xasprintf("The build has no machine code for compute capability %s, and its PTX did "
+				      "not run", cc)
+			  : xstrdup("The build has no machine code for this GPU, and its PTX did not run"),
+		       "The framework said it would compile its kernels from PTX for this GPU, then CUDA "
+		       "failed: the build does not serve this GPU. Install a build that carries machine "
+		       "code for its compute capability.",
+		       fix);
+		free(fix);
+		explain_evidence(c, "line %lu: a CUDA error follows the JIT-compile notice", x->causes[j].lines[0]);
+	}
+}
+
+/*
  * The other way round: a program without code for a GPU whose compute
  * capability is below every official build of every framework (Fermi's
  * 2.1 under a CUDA that dropped it) is a GPU too old for today's CUDA
@@ -1251,6 +1297,7 @@ explain_finish(struct explain *x)
 	wsl_context(x);
 	build_minimum_context(x);
 	torch_build_context(x);
+	jit_failed_context(x);
 	ancient_gpu_context(x);
 	visible_devices_context(x);
 	container_context(x);

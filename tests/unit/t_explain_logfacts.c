@@ -957,11 +957,39 @@ missing_library_told_by_its_name(void **state)
 	}
 }
 
+/* TensorFlow's notice that it will JIT its kernels from PTX is a warning
+ * about time; a CUDA error after it says the PTX did not run, so the build
+ * does not serve the GPU. Alone, the notice stays a warning. */
+static void
+jit_notice_then_error_is_a_build_without_the_gpu(void **state)
+{
+	static const char *const notice =
+		"W0000 00:00:1753232013.685876   24341 gpu_device.cc:2431] TensorFlow was not built with CUDA "
+		"kernel binaries compatible with compute capability 12.0. CUDA kernels will be jit-compiled from "
+		"PTX, which could take 30 minutes or longer.\n";
+	char text[1024];
+	struct explain x;
+
+	(void)state;
+	run_text(&x, notice);
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "fw.arch_ptx_jit");
+	explain_release(&x);
+	snprintf(text, sizeof(text), "%s\nCUDA_ERROR_INVALID_HANDLE\n", notice);
+	run_text(&x, text);
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "fw.arch_not_in_build");
+	assert_int_equal(x.causes[0].severity, SEV_ERROR);
+	assert_null(strstr(x.causes[0].fix, "CUDA_CACHE_MAXSIZE"));
+	explain_release(&x);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ipython_listing_is_code),
+		cmocka_unit_test(jit_notice_then_error_is_a_build_without_the_gpu),
 		cmocka_unit_test(missing_library_told_by_its_name),
 		cmocka_unit_test(torch_arch_verdicts_asked_of_every_build),
 		cmocka_unit_test(driver_and_wheel_judged_by_the_rule),
