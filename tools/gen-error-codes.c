@@ -171,6 +171,9 @@ static const struct {
 	{"CUBLAS_STATUS_EXECUTION_FAILED", "rt.cublas_init_failed"},
 	{"CUBLAS_STATUS_INTERNAL_ERROR", "rt.cublas_init_failed"},
 	{"CUBLAS_STATUS_ARCH_MISMATCH", "fw.arch_not_in_build"},
+	/* an operation this cuBLAS cannot do on this GPU: most often a cuBLAS
+	 * of a CUDA older than the GPU (CUDA 12.x before 12.8 on Blackwell) */
+	{"CUBLAS_STATUS_NOT_SUPPORTED", "fw.arch_not_in_build"},
 	/* "Local version of NVML doesn't implement this function": a driver
 	 * older than the program that asks */
 	{"NVML_ERROR_FUNCTION_NOT_FOUND", "driver.too_old"},
