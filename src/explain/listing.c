@@ -10,12 +10,7 @@
 static bool
 has(const unsigned char *s, size_t len, const char *word)
 {
-	size_t n = strlen(word), i;
-
-	for (i = 0; i + n <= len; i++)
-		if (!memcmp(s + i, word, n))
-			return true;
-	return false;
+	return memmem(s, len, word, strlen(word)) != NULL;
 }
 
 static bool
@@ -62,7 +57,10 @@ heading(const unsigned char *s, size_t len)
 		return has(s, len, ", in ") && !has(s, len, "\", line ");
 	if ((len >= 7 && !memcmp(s, "Cell In", 7)) || (len >= 8 && !memcmp(s, "Input In", 8)))
 		return true;
-	return has(s, len, "<ipython-input-") || (has(s, len, ".py in ") && len && s[len - 1] == ')');
+	/* the old headings end with the call's parentheses: most lines stop here */
+	if (!len || s[len - 1] != ')')
+		return false;
+	return has(s, len, "<ipython-input-") || has(s, len, ".py in ");
 }
 
 bool

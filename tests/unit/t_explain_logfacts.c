@@ -865,8 +865,7 @@ ipython_listing_is_code(void **state)
 
 	(void)state;
 	run_text(&x, frames);
-	// assert_int_equal(x.ncauses, 1);
-	for (size_t q = 0; q < x.ncauses; q++) fprintf(stderr, "DBG %s %lu %s\n", x.causes[q].id, x.causes[q].lines[0], x.causes[q].pattern ? x.causes[q].pattern->key : "-");
+	assert_int_equal(x.ncauses, 1);
 	assert_string_equal(x.causes[0].id, "driver.no_visible_device");
 	explain_release(&x);
 	/* IPython 8's headings */
