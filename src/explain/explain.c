@@ -77,7 +77,8 @@ static const char *const trigger_words[] = {
 	"no cuda", "no devices", "no compatible", "no supported", "overheat", "thermal",
 	"temperature", "too hot", "uvm", "cuinit", "does not match", "doesn't match",
 	"does not support", "doesn't support", "only support", "newer gpu", "requires an ampere",
-	"requires ampere", "requires a gpu", NULL,
+	"requires ampere", "requires a gpu", "sigkill", "signal 9", "exit code 137", "exitcode",
+	"illegal instruction", "sigill", "but loaded", "running against", NULL,
 };
 
 /* Words that say the log comes from WSL2, where a missing libcuda means
