@@ -38,6 +38,7 @@ enum lf_kind {
 	LF_MEM_TOTAL,    /* TensorFlow's device properties: "Total memory: 7.92GiB" */
 	LF_MEM_FREE,     /* "Free memory: 190.31MiB" */
 	LF_CPU_FLAGS,    /* /proc/cpuinfo: "flags : fpu vme ... sse2 ... avx ..." */
+	LF_SMI_MEMORY,   /* nvidia-smi's table: "|  15514MiB / 16130MiB |" */
 	LF_OS_FIELD,     /* an issue form's operating system: "- OS Platform and Distribution: Windows 10",
 	                    or a "### OS platform and distribution" heading with the answer below */
 	LF_HEADING,      /* an issue form's "### TensorFlow version" heading, the answer below */
@@ -88,6 +89,7 @@ static const struct {
 	{"free memory: ", LF_MEM_FREE, NULL},
 	{"freememory: ", LF_MEM_FREE, NULL},
 	{"flags", LF_CPU_FLAGS, NULL},
+	{"mib / ", LF_SMI_MEMORY, NULL},
 	{"\\site-packages\\", LF_WINDOWS, NULL},
 	{"win_amd64", LF_WINDOWS, NULL},
 	{":\\users\\", LF_WINDOWS, NULL},
@@ -865,6 +867,29 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 	case LF_ARCHS:
 		read_archs(lf, s, len, end, anchors[a].arg, line);
 		break;
+	case LF_SMI_MEMORY: {
+		/* "|  15514MiB / 16130MiB |": the used figure ends where the anchor starts */
+		double used, total;
+		size_t b = start;
+		while (b > 0 && isdigit(s[b - 1]))
+			b--;
+		if (b == start || (b > 0 && s[b - 1] != ' ' && s[b - 1] != '|'))
+			break;
+		used = strtod((const char *)s + b, NULL);
+		total = read_mib(s, len, end);
+		if (total < 1024 || used > total || find_ci(s, len, end, "|") == SIZE_MAX)
+			break;
+		lf->hit = true;
+		lf->smi_rows++;
+		if (used < 0.05 * total)
+			lf->smi_idle_rows++;
+		if (!lf->smi_full_line && used >= 0.90 * total) {
+			lf->smi_used_mib = used;
+			lf->smi_total_mib = total;
+			lf->smi_full_line = line;
+		}
+		break;
+	}
 	case LF_CPU_FLAGS:
 		/* "flags\t\t: fpu vme ... sse2 ...", an x86 CPU's at the start of a line */
 		i = skip_blanks(s, len, end);

@@ -67,6 +67,10 @@ struct logfacts {
 	double mem_total_mib, mem_free_mib; /* a framework's device properties (TensorFlow's
 	                                    "Total memory"/"Free memory"); 0, -1 not stated */
 	unsigned long mem_line;
+	double smi_used_mib, smi_total_mib; /* nvidia-smi's table: the first GPU nearly full
+	                                    ("15514MiB / 16130MiB", 90 % and more); 0 none */
+	unsigned long smi_full_line;     /* its line; 0 none */
+	int smi_rows, smi_idle_rows;     /* the table's GPU rows, and those using under 5 % */
 	unsigned long cpu_flags_line;    /* /proc/cpuinfo's flags; 0 not stated */
 	bool cpu_avx;                    /* those flags name avx */
 	char archs_sass[96];             /* the GPU code a build states it carries: "6.0 6.1 9.0a" */

@@ -246,6 +246,18 @@ stated_toolkit(const struct logfacts *lf, struct findings *fs)
 	free(fix);
 }
 
+/* Whether the log holds a GPU out-of-memory error after line. */
+static bool
+oom_after(const struct explain *x, unsigned long line)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++)
+		if (!strcmp(x->causes[i].id, "mem.oom") && x->causes[i].lines[0] > line)
+			return true;
+	return false;
+}
+
 /* What the log states beyond builds: a GPU nearly full before the
  * framework allocated anything (TensorFlow's device properties), a CPU
  * without AVX (its /proc/cpuinfo flags). */
@@ -264,6 +276,21 @@ stated_numbers(struct explain *x, struct findings *fs)
 		finding_evidence(fd, "line %lu: the device's memory as the framework found it", lf->mem_line);
 		finding_fix(fd, "Another process holds the GPU's memory; find it and end it, or use another GPU:\n"
 				"nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
+	}
+	/* nvidia-smi's table, pasted before the out-of-memory error, shows a
+	 * GPU already nearly full: another process holds it */
+	if (lf->smi_full_line && oom_after(x, lf->smi_full_line)) {
+		fd = findings_add(fs, "mem.held_by_other_process", SEV_ERROR,
+				  "nvidia-smi shows a GPU with %.0f of its %.0f MiB in use before the out-of-memory "
+				  "error", lf->smi_used_mib, lf->smi_total_mib);
+		finding_evidence(fd, "line %lu: nvidia-smi's memory column, %.0f MiB / %.0f MiB", lf->smi_full_line,
+				 lf->smi_used_mib, lf->smi_total_mib);
+		if (lf->smi_idle_rows)
+			finding_evidence(fd, "%d of the table's %d GPUs are idle", lf->smi_idle_rows, lf->smi_rows);
+		finding_fix(fd, "Another process holds that GPU's memory, so a smaller batch will not make room; "
+				"end it, or run on an idle GPU:\n"
+				"nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv\n"
+				"export CUDA_VISIBLE_DEVICES=1   # an idle GPU's index");
 	}
 	/* a build the log states is CPU-only, and the framework answered that
 	 * it sees no GPU: the build is why, whatever the machine has */

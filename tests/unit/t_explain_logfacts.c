@@ -983,11 +983,46 @@ jit_notice_then_error_is_a_build_without_the_gpu(void **state)
 	explain_release(&x);
 }
 
+/* nvidia-smi's table pasted before an out-of-memory error, with that GPU
+ * already nearly full, is memory another process holds; the same table
+ * after the error (this job's own use) or a GPU half used says nothing. */
+static void
+smi_table_before_oom_is_another_holder(void **state)
+{
+	static const char *const table =
+		"|   0  Tesla V100-SXM2...  On   | 00000000:00:08.0 Off |                    0 |\n"
+		"| N/A   54C    P0   246W / 300W |  %sMiB / 16130MiB |    100%%      Default |\n"
+		"|   1  Tesla V100-SXM2...  On   | 00000000:00:09.0 Off |                    0 |\n"
+		"| N/A   38C    P0    39W / 300W |      0MiB / 16130MiB |      0%%      Default |\n";
+	static const char *const oom = "RuntimeError: CUDA error: out of memory\n";
+	char smi[1024], text[2048];
+	struct explain x;
+
+	(void)state;
+	snprintf(smi, sizeof(smi), table, "15514");
+	snprintf(text, sizeof(text), "%s%s", smi, oom);
+	run_text(&x, text);
+	assert_true(x.ncauses >= 1);
+	assert_string_equal(x.causes[0].id, "mem.held_by_other_process");
+	assert_true(evidence_says(&x.causes[0], "1 of the table's 2 GPUs are idle"));
+	explain_release(&x);
+	snprintf(text, sizeof(text), "%s%s", oom, smi);
+	run_text(&x, text);
+	assert_string_equal(x.causes[0].id, "mem.oom");
+	explain_release(&x);
+	snprintf(smi, sizeof(smi), table, "8000");
+	snprintf(text, sizeof(text), "%s%s", smi, oom);
+	run_text(&x, text);
+	assert_string_equal(x.causes[0].id, "mem.oom");
+	explain_release(&x);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ipython_listing_is_code),
+		cmocka_unit_test(smi_table_before_oom_is_another_holder),
 		cmocka_unit_test(jit_notice_then_error_is_a_build_without_the_gpu),
 		cmocka_unit_test(missing_library_told_by_its_name),
 		cmocka_unit_test(torch_arch_verdicts_asked_of_every_build),
