@@ -16,6 +16,8 @@
 #include "base/vers.h"
 #include "base/xalloc.h"
 #include "kb/runs_on.h"
+#include "plan/plan.h"
+#include "render/plan_text.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -764,16 +766,9 @@ newest_native_build(const char *framework, const char *cc, char *version, size_t
 		struct runs_verdict verdict;
 		int c;
 
-		if (strcmp(t[i].framework, framework) || strcmp(t[i].platform, "linux"))
+		if (strcmp(t[i].framework, framework) || strcmp(t[i].platform, "linux") ||
+		    !runs_code_from_kb(framework, v, "linux", t[i].cuda, &b))
 			continue;
-		memset(&b, 0, sizeof(b));
-		STR_COPY(b.framework, framework);
-		STR_COPY(b.version, v);
-		STR_COPY(b.platform, "linux");
-		STR_COPY(b.cuda, t[i].cuda);
-		STR_COPY(b.sass, t[i].sass);
-		STR_COPY(b.ptx, t[i].ptx);
-		STR_COPY(b.from, "knowledge base");
 		runs_decide(&b, cc, "", &verdict);
 		if (verdict.how != RUNS_NATIVE)
 			continue;
@@ -788,40 +783,21 @@ newest_native_build(const char *framework, const char *cc, char *version, size_t
 	return found;
 }
 
-/* The newest release of a framework the knowledge base has builds of. */
-static void
-newest_release(const char *framework, char *version, size_t size)
-{
-	size_t n, i;
-	const struct kb_build_target *t = kb_list_build_targets(&n);
-
-	version[0] = '\0';
-	for (i = 0; i < n; i++) {
-		const char *v = t[i].version_max[0] ? t[i].version_max : t[i].version_min;
-		if (!strcmp(t[i].framework, framework) && (!version[0] || vers_cmp(v, version) > 0))
-			str_copy(version, size, v);
-	}
-}
-
-/* pip's command for PyTorch release version built with CUDA cuda: the
- * index of that CUDA (download.pytorch.org/whl/cuXYZ) from CUDA 11 on,
- * the +cuXYZ local version on the wheel page before. */
+/* pip's command for PyTorch release version built with CUDA cuda on
+ * Linux: plan's own, in the form each release's wheels need. */
 static char *
-torch_install(const char *version, const char *cuda, bool newest)
+torch_pip(const char *version, const char *cuda)
 {
-	char tag[16];
-	size_t k, o = 0;
+	struct plan p;
 
-	for (k = 0; cuda[k] && o + 1 < sizeof(tag); k++)
-		if (cuda[k] != '.')
-			tag[o++] = cuda[k];
-	tag[o] = '\0';
-	if (atoi(cuda) >= 11)
-		return newest ? xasprintf("pip install -U torch --index-url https://download.pytorch.org/whl/cu%s", tag)
-			      : xasprintf("pip install torch==%s --index-url https://download.pytorch.org/whl/cu%s",
-					  version, tag);
-	return xasprintf("pip install torch==%s+cu%s -f https://download.pytorch.org/whl/torch_stable.html", version,
-			 tag);
+	memset(&p, 0, sizeof(p));
+	p.fw = PLAN_TORCH;
+	p.os = PLAN_OS_LINUX;
+	p.gpu = true;
+	p.ok = true;
+	STR_COPY(p.version, version);
+	STR_COPY(p.variant, cuda);
+	return plan_pip_command(&p);
 }
 
 /*
@@ -839,13 +815,12 @@ torch_install(const char *version, const char *cuda, bool newest)
 static void
 torch_build_context(struct explain *x)
 {
-	char version[40], cuda[16], via[16], cc[16], newest[40], *fix;
+	char version[40], cuda[16], via[16], cc[16], *fix;
 	struct explain_cause *first = NULL;
 	bool said_not_in_build = false;
 	size_t i;
 	int v;
 
-	newest_release("torch", newest, sizeof(newest));
 	for (i = 0; i < x->ncauses; i++)
 		said_not_in_build |= !strcmp(x->causes[i].id, "fw.arch_not_in_build") && x->causes[i].pattern &&
 				     !strcmp(x->causes[i].pattern->framework, "torch");
@@ -866,7 +841,7 @@ torch_build_context(struct explain *x)
 			continue;
 		}
 		first = c;
-		fix = torch_install(version, cuda, !strcmp(version, newest));
+		fix = torch_pip(version, cuda);
 		if (!strcmp(c->id, "hw.arch_too_old") && said_not_in_build)
 			recast(c, "fw.arch_not_in_build",
 			       xasprintf("This PyTorch build leaves out the GPU's compute capability %s; PyTorch "

@@ -192,6 +192,21 @@ is_win(const struct plan *p)
 	return p->os == PLAN_OS_WINDOWS;
 }
 
+char *
+plan_pip_command(const struct plan *p)
+{
+	struct pkg k;
+	struct buf b;
+	char *line;
+
+	make_pkg(p, &k, false);
+	buf_init(&b);
+	pip_line(&b, &k, "python", is_win(p));
+	line = buf_detach(&b);
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
 static void
 env_name(const struct plan *p, char *out, size_t size)
 {

@@ -40,6 +40,12 @@ void plan_steps_make(const struct plan *p, const struct plan_machine *m, int for
 		     const char *driver_fix, struct plan_steps *s);
 void plan_steps_release(struct plan_steps *s);
 
+/* The one pip command that installs plan p's framework build, as the
+ * steps print it ("python -m pip install torch==2.14.0 --index-url
+ * https://download.pytorch.org/whl/cu126"), for p's version, variant, OS
+ * and GPU alone; the caller frees it. */
+char *plan_pip_command(const struct plan *p);
+
 /* The `plan --json` object (new reference); s may be NULL when !p->ok. */
 json_t *plan_to_json(const struct plan *p, const struct plan_machine *m, int format,
 		     const struct plan_steps *s, const char *driver_fix);
