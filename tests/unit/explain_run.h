@@ -26,4 +26,16 @@ run_text(struct explain *x, const char *text)
 	explain_finish(x);
 }
 
+/* Run text and check the finding of the first-ranked cause. */
+static inline void
+expect_first(const char *text, const char *id)
+{
+	struct explain x;
+
+	run_text(&x, text);
+	assert_true(x.ncauses > 0);
+	assert_string_equal(x.causes[0].id, id);
+	explain_release(&x);
+}
+
 #endif

@@ -213,9 +213,7 @@ statement_forms(void **state)
 	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
 	assert_int_equal(x.causes[0].role, EXPLAIN_SYMPTOM);
 	explain_release(&x);
-	run_text(&x, "$ docker run -it pytorch/pytorch python\n>>> torch.cuda.is_available()\nFalse\n");
-	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
-	explain_release(&x);
+	expect_first("$ docker run -it pytorch/pytorch python\n>>> torch.cuda.is_available()\nFalse\n", "host.container_no_gpu");
 
 	/* a container's ID as host name, a compose or kubectl command: a GPU
 	 * not found inside is a GPU not given, unless GPUs were asked for or
@@ -234,41 +232,23 @@ statement_forms(void **state)
 		     "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n");
 	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
 	explain_release(&x);
-	run_text(&x, "$ docker compose up\nImportError: libcuda.so.1: cannot open shared object file: "
-		     "No such file or directory\n");
-	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
-	explain_release(&x);
+	expect_first("$ docker compose up\nImportError: libcuda.so.1: cannot open shared object file: "
+		     "No such file or directory\n", "host.container_no_gpu");
 	/* GPUs asked for: not a container without them; the toolkit did not
 	 * bring the driver's libraries */
-	run_text(&x, "$ docker compose up\n      capabilities: [gpu]\nImportError: libcuda.so.1: cannot open "
-		     "shared object file: No such file or directory\n");
-	assert_string_equal(x.causes[0].id, "host.container_toolkit_missing");
-	explain_release(&x);
-	run_text(&x, "/aio/entrypoint.sh: line 52: nvidia-smi: command not found\n"
-		     "RuntimeError: Found no NVIDIA driver on your system.\n");
-	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
-	explain_release(&x);
-	run_text(&x, "Attaching to app-1\napp-1  | RuntimeError: Found no NVIDIA driver on your system.\n");
-	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
-	explain_release(&x);
-	run_text(&x, "Attaching to process 4242\nRuntimeError: Found no NVIDIA driver on your system.\n");
-	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
-	explain_release(&x);
+	expect_first("$ docker compose up\n      capabilities: [gpu]\nImportError: libcuda.so.1: cannot open "
+		     "shared object file: No such file or directory\n", "host.container_toolkit_missing");
+	expect_first("/aio/entrypoint.sh: line 52: nvidia-smi: command not found\n"
+		     "RuntimeError: Found no NVIDIA driver on your system.\n", "host.container_no_gpu");
+	expect_first("Attaching to app-1\napp-1  | RuntimeError: Found no NVIDIA driver on your system.\n", "host.container_no_gpu");
+	expect_first("Attaching to process 4242\nRuntimeError: Found no NVIDIA driver on your system.\n", "driver.libcuda_missing");
 	/* compose v1 names its containers project_service_1 and _run */
-	run_text(&x, "Creating vqgan_generate_run ... done\nRuntimeError: Found no NVIDIA driver on your system.\n");
-	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
-	explain_release(&x);
-	run_text(&x, "  Preparing metadata (setup.py) ... done\nRuntimeError: Found no NVIDIA driver on your system.\n");
-	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
-	explain_release(&x);
+	expect_first("Creating vqgan_generate_run ... done\nRuntimeError: Found no NVIDIA driver on your system.\n", "host.container_no_gpu");
+	expect_first("  Preparing metadata (setup.py) ... done\nRuntimeError: Found no NVIDIA driver on your system.\n", "driver.libcuda_missing");
 
 	/* compose's prefix on each container's output */
-	run_text(&x, "qna-transformers_1  | RuntimeError: Found no NVIDIA driver on your system.\n");
-	assert_string_equal(x.causes[0].id, "host.container_no_gpu");
-	explain_release(&x);
-	run_text(&x, "2024-01-01  | RuntimeError: Found no NVIDIA driver on your system.\n");
-	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
-	explain_release(&x);
+	expect_first("qna-transformers_1  | RuntimeError: Found no NVIDIA driver on your system.\n", "host.container_no_gpu");
+	expect_first("2024-01-01  | RuntimeError: Found no NVIDIA driver on your system.\n", "driver.libcuda_missing");
 
 	/* a container that asked for GPUs and has no driver library inside:
 	 * the toolkit did not put them in */
@@ -279,11 +259,9 @@ statement_forms(void **state)
 	assert_true(evidence_says(&x.causes[0], "asks for GPUs for a container (line 1)"));
 	explain_release(&x);
 	/* ... but the toolkit's own message on the host: the host's driver */
-	run_text(&x, "$ docker run --rm --gpus all ubuntu nvidia-smi\n"
+	expect_first("$ docker run --rm --gpus all ubuntu nvidia-smi\n"
 		     "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
-		     "cannot open shared object file: no such file or directory: unknown.\n");
-	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
-	explain_release(&x);
+		     "cannot open shared object file: no such file or directory: unknown.\n", "driver.libcuda_missing");
 
 	/* a message wrapped inside an indented block (pip's build output) */
 	run_text(&x, "      RuntimeError:\n      The detected CUDA version (10.1) mismatches the version that "
@@ -309,19 +287,13 @@ statement_forms(void **state)
 	assert_string_equal(x.causes[0].id, "host.wsl_driver_missing");
 	assert_string_equal(x.causes[0].title, "WSL2 cannot reach the NVIDIA driver on Windows");
 	explain_release(&x);
-	run_text(&x, "Linux box 4.19.128-microsoft-standard #1 SMP x86_64 GNU/Linux\nNVIDIA-SMI has failed because "
-		     "it couldn't communicate with the NVIDIA driver.\n");
-	assert_string_equal(x.causes[0].id, "host.wsl_driver_missing");
-	explain_release(&x);
-	run_text(&x, "me@DESKTOP-9E:~$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the "
-		     "NVIDIA driver.\n");
-	assert_string_equal(x.causes[0].id, "kmod.nvidia_not_loaded");
-	explain_release(&x);
+	expect_first("Linux box 4.19.128-microsoft-standard #1 SMP x86_64 GNU/Linux\nNVIDIA-SMI has failed because "
+		     "it couldn't communicate with the NVIDIA driver.\n", "host.wsl_driver_missing");
+	expect_first("me@DESKTOP-9E:~$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the "
+		     "NVIDIA driver.\n", "kmod.nvidia_not_loaded");
 	/* WSL 1 has no GPU at all */
-	run_text(&x, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
-		     "Error! Your kernel headers for kernel 4.4.0-19041-Microsoft cannot be found.\n");
-	assert_string_equal(x.causes[0].id, "host.unsupported_os");
-	explain_release(&x);
+	expect_first("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+		     "Error! Your kernel headers for kernel 4.4.0-19041-Microsoft cannot be found.\n", "host.unsupported_os");
 
 	run_text(&x, "$ kubectl logs trainer-0\nImportError: libcuda.so.1: cannot open shared object file: "
 		     "No such file or directory\nRuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n");
@@ -341,9 +313,7 @@ statement_forms(void **state)
 	assert_false(x.stated.windows);
 	assert_null(cause(&x, "host.windows_native_tf_gpu"));
 	explain_release(&x);
-	run_text(&x, "- Platform: Windows-10-10.0.19045-SP0\n- Tensorflow version (GPU?): 2.13.0 (False)\n");
-	assert_string_equal(x.causes[0].id, "host.windows_native_tf_gpu");
-	explain_release(&x);
+	expect_first("- Platform: Windows-10-10.0.19045-SP0\n- Tensorflow version (GPU?): 2.13.0 (False)\n", "host.windows_native_tf_gpu");
 	run_text(&x, "- Platform: Windows-10-10.0.19045-SP0\n- Tensorflow version (GPU?): 2.10.1 (False)\n");
 	assert_null(cause(&x, "host.windows_native_tf_gpu"));
 	explain_release(&x);
@@ -353,9 +323,7 @@ statement_forms(void **state)
 	explain_release(&x);
 
 	/* a CPU-only build stated beside "no GPU": the build is why */
-	run_text(&x, "- PyTorch version (GPU?): 2.1.1+cpu (False)\n");
-	assert_string_equal(x.causes[0].id, "fw.cpu_only_build");
-	explain_release(&x);
+	expect_first("- PyTorch version (GPU?): 2.1.1+cpu (False)\n", "fw.cpu_only_build");
 	run_text(&x, "- PyTorch version (GPU?): 2.1.1+cu121 (False)\n");
 	assert_null(cause(&x, "fw.cpu_only_build"));
 	explain_release(&x);
@@ -376,9 +344,7 @@ statement_forms(void **state)
 	explain_release(&x);
 
 	/* /proc/cpuinfo's flags without avx; with avx nothing */
-	run_text(&x, "flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep sse sse2 ssse3 sse4_1\n");
-	assert_string_equal(x.causes[0].id, "host.no_avx");
-	explain_release(&x);
+	expect_first("flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep sse sse2 ssse3 sse4_1\n", "host.no_avx");
 	run_text(&x, "flags\t\t: fpu vme sse sse2 ssse3 sse4_1 sse4_2 avx avx2 fma\n");
 	assert_int_equal(x.ncauses, 0);
 	explain_release(&x);
@@ -715,16 +681,12 @@ tensorflow_device_lists(void **state)
 	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
 	assert_string_equal(x.causes[0].title, "TensorFlow sees no GPU (its device list names none)");
 	explain_release(&x);
-	run_text(&x, "[name: \"/device:CPU:0\"\ndevice_type: \"CPU\"\nmemory_limit: 268435456\n]\n");
-	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
-	explain_release(&x);
+	expect_first("[name: \"/device:CPU:0\"\ndevice_type: \"CPU\"\nmemory_limit: 268435456\n]\n", "fw.no_gpu_at_runtime");
 	run_text(&x, "[name: \"/device:CPU:0\"\ndevice_type: \"CPU\"\n, name: \"/device:GPU:0\"\n"
 		     "device_type: \"GPU\"\n]\n");
 	assert_int_equal(x.ncauses, 0);
 	explain_release(&x);
-	run_text(&x, "Num GPUs Available:  0\n");
-	assert_string_equal(x.causes[0].id, "fw.no_gpu_at_runtime");
-	explain_release(&x);
+	expect_first("Num GPUs Available:  0\n", "fw.no_gpu_at_runtime");
 	run_text(&x, "Num GPUs Available:  1\n"
 		     "[PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]\n");
 	assert_int_equal(x.ncauses, 0);
@@ -743,9 +705,7 @@ tensorflow_device_lists(void **state)
 	explain_release(&x);
 
 	snprintf(log, sizeof(log), "%s%s", win, cpu_only);
-	run_text(&x, log);
-	assert_string_equal(x.causes[0].id, "host.windows_native_tf_gpu");
-	explain_release(&x);
+	expect_first(log, "host.windows_native_tf_gpu");
 	/* a release stated is the rule's to judge: 2.10 had Windows GPU builds */
 	snprintf(log, sizeof(log), "%s>>> tf.__version__\n'2.10.1'\n%s", win, cpu_only);
 	run_text(&x, log);
@@ -815,9 +775,7 @@ library_of_another_cuda(void **state)
 					       "CUDA 12.1 (nvcc)");
 	explain_release(&x);
 	snprintf(log, sizeof(log), "%sCuda compilation tools, release 11.8, V11.8.89\n", lt11);
-	run_text(&x, log);
-	assert_string_equal(x.causes[0].id, "lib.cuda_lib_missing");
-	explain_release(&x);
+	expect_first(log, "lib.cuda_lib_missing");
 	run_text(&x, "torch                    2.2.1+cu118\n"
 		     "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded\n");
 	assert_non_null(cause(&x, "lib.cuda_version_mismatch"));
@@ -839,9 +797,7 @@ library_of_another_cuda(void **state)
 	assert_null(cause(&x, "lib.cuda_version_mismatch"));
 	explain_release(&x);
 	/* nothing stated about the CUDA installed: the library is missing */
-	run_text(&x, lt11);
-	assert_string_equal(x.causes[0].id, "lib.cuda_lib_missing");
-	explain_release(&x);
+	expect_first(lt11, "lib.cuda_lib_missing");
 }
 
 /* The code an IPython traceback quotes is no message: its comment "a
@@ -1007,14 +963,10 @@ smi_table_before_oom_is_another_holder(void **state)
 	assert_true(evidence_says(&x.causes[0], "1 of the table's 2 GPUs are idle"));
 	explain_release(&x);
 	snprintf(text, sizeof(text), "%s%s", oom, smi);
-	run_text(&x, text);
-	assert_string_equal(x.causes[0].id, "mem.oom");
-	explain_release(&x);
+	expect_first(text, "mem.oom");
 	snprintf(smi, sizeof(smi), table, "8000");
 	snprintf(text, sizeof(text), "%s%s", smi, oom);
-	run_text(&x, text);
-	assert_string_equal(x.causes[0].id, "mem.oom");
-	explain_release(&x);
+	expect_first(text, "mem.oom");
 }
 
 int
