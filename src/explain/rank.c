@@ -981,14 +981,15 @@ other_error(const struct explain *x)
 	return false;
 }
 
-/* A container runtime's own message (Docker's and the toolkit's rows,
- * Apptainer's "Could not find any NVIDIA libraries on this host!"): it
- * speaks of the host it runs on, not of a container's inside. */
+/* A container runtime's own message (rows of the "docker" and
+ * "container" frameworks: Docker's, the toolkit's, Apptainer's "Could not
+ * find any NVIDIA libraries on this host!"): it speaks of the host it runs
+ * on, not of a container's inside. */
 static bool
 runtime_row(const struct explain_cause *c)
 {
 	return c->pattern &&
-	       (!strcmp(c->pattern->framework, "docker") || !strncmp(c->pattern->key, "apptainer.", 10));
+	       (!strcmp(c->pattern->framework, "docker") || !strcmp(c->pattern->framework, "container"));
 }
 
 /* NVML's Unknown Error is a device file there and denied: the container

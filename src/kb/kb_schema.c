@@ -77,7 +77,7 @@ static const char *const roles[] = {"cause", "symptom", "benign", NULL};
 static const char *const cue_roles[] = {"cause", "symptom", NULL};
 static const char *const frameworks[] = {
 	"tensorflow", "torch", "jax", "xla", "cuda", "cudnn", "cublas", "nccl", "nvml",
-	"docker", "wsl", "windows", "kernel", "python", "any", NULL,
+	"docker", "container", "wsl", "windows", "kernel", "python", "any", NULL,
 };
 static const char *const layers[] = {
 	"host", "hw", "kmod", "driver", "lib", "fw", "env", "mem", "rt", NULL,
