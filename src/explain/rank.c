@@ -815,7 +815,7 @@ torch_pip(const char *version, const char *cuda)
 static void
 torch_build_context(struct explain *x)
 {
-	char version[40], cuda[16], via[16], cc[16], *fix;
+	char version[40], cuda[16], via[16], cc[16], *pip, *fix;
 	struct explain_cause *first = NULL;
 	bool said_not_in_build = false;
 	size_t i;
@@ -841,18 +841,21 @@ torch_build_context(struct explain *x)
 			continue;
 		}
 		first = c;
-		fix = torch_pip(version, cuda);
-		if (!strcmp(c->id, "hw.arch_too_old") && said_not_in_build)
+		pip = torch_pip(version, cuda);
+		fix = xasprintf("%s\ngpudoctor plan torch   # on the machine: the build for its Python and driver", pip);
+		free(pip);
+		if (!strcmp(c->id, "hw.arch_too_old") && said_not_in_build) {
 			recast(c, "fw.arch_not_in_build",
 			       xasprintf("This PyTorch build leaves out the GPU's compute capability %s; PyTorch "
 					 "%s for CUDA %s carries code for it", cc, version, cuda),
 			       "The GPU is not too old for PyTorch: the build installed starts above its compute "
 			       "capability, while other official builds still carry machine code it runs.",
-			       "");
-		free(c->fix);
-		c->fix = xasprintf("%s\ngpudoctor plan torch   # on the machine: the build for its Python and "
-				   "driver", fix);
-		free(fix);
+			       fix);
+			free(fix);
+		} else {
+			free(c->fix);
+			c->fix = fix;
+		}
 		explain_evidence(c, "PyTorch %s built with CUDA %s has machine code for %s, which compute "
 				 "capability %s runs", version, cuda, via, cc);
 	}
