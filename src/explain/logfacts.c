@@ -31,6 +31,8 @@ enum lf_kind {
 	LF_WINDOWS,      /* a Windows path or wheel */
 	LF_MACOS,        /* a macOS path, wheel, banner or platform */
 	LF_NVCC,         /* nvcc --version: "Cuda compilation tools, release 9.1, V9.1.85" */
+	LF_CUDA_DIR,     /* a CUDA installed: "/usr/local/cuda-11.8/lib64", "...\CUDA\v11.2\bin",
+	                    a runtime file listed ("libcudart.so.12"), pip's nvidia-cuda-runtime-cu12 */
 	LF_TF_DEVICE,    /* TensorFlow's device list: "PhysicalDevice(name='/physical_device:CPU:0'" */
 	LF_NUM_GPUS,     /* the tutorial's print: "Num GPUs Available:  0" */
 	LF_REPL,         /* ">>> torch.__version__" and its answer on the next line */
@@ -96,6 +98,10 @@ static const struct {
 	{"] on win32", LF_WINDOWS, NULL},      /* the Python REPL's banner */
 	{"cuda compilation tools, release ", LF_NVCC, NULL},
 	{"cuda runtime version:", LF_NVCC, NULL},     /* collect_env: the toolkit's runtime */
+	{"/usr/local/cuda-", LF_CUDA_DIR, "dir"},
+	{"\\cuda\\v", LF_CUDA_DIR, "dir"},            /* "NVIDIA GPU Computing Toolkit\CUDA\v11.2" */
+	{"libcudart.so.", LF_CUDA_DIR, "file"},
+	{"nvidia-cuda-runtime-cu", LF_CUDA_DIR, "pip"},
 	{"/physical_device:cpu:", LF_TF_DEVICE, "cpu"},
 	{"/physical_device:gpu:", LF_TF_DEVICE, "gpu"},
 	{"/physical_device:xla_gpu:", LF_TF_DEVICE, "xla_gpu"},
@@ -656,6 +662,54 @@ os_named(struct logfacts *lf, const unsigned char *s, size_t len, unsigned long 
 	return true;
 }
 
+/* Whether a line says something is missing or failed: a library named
+ * there is the one looked for, not one installed. */
+static bool
+says_missing(const unsigned char *s, size_t len)
+{
+	static const char *const words[] = {"cannot", "could not", "couldn't", "not found", "no such",
+					    "error", "fail", "unable", "missing", "not load", NULL};
+	int k;
+
+	for (k = 0; words[k]; k++)
+		if (find_ci(s, len, 0, words[k]) != SIZE_MAX)
+			return true;
+	return false;
+}
+
+/* A CUDA the log shows installed, by a toolkit directory, a runtime file
+ * listed, or pip's runtime package: its name and major; two majors named
+ * make it unknown. On a line that says something is missing, only a
+ * directory of a search path counts (TensorFlow's "LD_LIBRARY_PATH:
+ * /usr/local/cuda-10.1/lib64" after the library it did not find). */
+static void
+set_cuda_dir(struct logfacts *lf, const char *how, const unsigned char *s, size_t len, size_t start,
+	     size_t end, unsigned long line)
+{
+	size_t i = end, n = 0;
+	int major = 0;
+
+	if (says_missing(s, len) &&
+	    (strcmp(how, "dir") != 0 || find_ci(s, start, 0, "path") == SIZE_MAX))
+		return;
+	while (i + n < len && n < 3 && isdigit(s[i + n]))
+		major = major * 10 + (s[i + n++] - '0');
+	if (n == 0 || n > 2 || major < 7 || major > 20)
+		return;
+	while (i + n < len && (isdigit(s[i + n]) || s[i + n] == '.'))
+		n++;
+	while (s[i + n - 1] == '.')
+		n--;
+	lf->hit = true;
+	if (!lf->cuda_dir[0]) {
+		str_fmt(lf->cuda_dir, sizeof(lf->cuda_dir), "%.*s", (int)(i + n - start), (const char *)s + start);
+		lf->cuda_dir_major = major;
+		lf->cuda_dir_line = line;
+	} else if (lf->cuda_dir_major != major) {
+		lf->cuda_dir_conflict = true;
+	}
+}
+
 bool
 logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len, size_t end,
 	      unsigned long line)
@@ -801,6 +855,9 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 				lf->nvcc_conflict = true;
 			}
 		}
+		break;
+	case LF_CUDA_DIR:
+		set_cuda_dir(lf, anchors[a].arg, s, len, start, end, line);
 		break;
 	case LF_TF_DEVICE:
 		lf->hit = true;

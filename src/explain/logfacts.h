@@ -58,6 +58,11 @@ struct logfacts {
 	char nvcc[16];                   /* the toolkit nvcc --version names: "9.1" */
 	unsigned long nvcc_line;
 	bool nvcc_conflict;
+	char cuda_dir[48];               /* a CUDA installed, as a path or file names it: "/usr/local/cuda-11.8",
+	                                    "CUDA\\v11.2", "libcudart.so.12", "nvidia-cuda-runtime-cu12" */
+	int cuda_dir_major;              /* its CUDA major: 11 */
+	unsigned long cuda_dir_line;
+	bool cuda_dir_conflict;          /* two majors named */
 	unsigned long tf_cpu_line;       /* TensorFlow listed its CPU device here; 0 never */
 	bool tf_gpu_listed;              /* ... and a GPU device somewhere */
 	unsigned long tf_xla_gpu_line;   /* ... an XLA_GPU device (TensorFlow 2.0-2.3) */

@@ -1121,8 +1121,9 @@ cuda_major_in(const char *text, char *lib, size_t size)
 }
 
 /* The CUDA majors the log states are installed: nvcc's or collect_env's
- * toolkit, a framework build's (+cu118, "CUDA used to build PyTorch");
- * 0 for none or when they disagree. Its line into *line. */
+ * toolkit, a framework build's (+cu118, "CUDA used to build PyTorch"), a
+ * toolkit directory or runtime file the log names (/usr/local/cuda-11.8,
+ * libcudart.so.12); 0 for none or when they disagree. Its line into *line. */
 static int
 stated_cuda_major(const struct explain *x, char *what, size_t size, unsigned long *line)
 {
@@ -1144,6 +1145,15 @@ stated_cuda_major(const struct explain *x, char *what, size_t size, unsigned lon
 			*line = f->line;
 		}
 		major = m;
+	}
+	if (x->stated.cuda_dir[0]) {
+		if (x->stated.cuda_dir_conflict || (major && x->stated.cuda_dir_major != major))
+			return 0;
+		if (!major) {
+			str_fmt(what, size, "CUDA %d installed (%s)", x->stated.cuda_dir_major, x->stated.cuda_dir);
+			*line = x->stated.cuda_dir_line;
+			major = x->stated.cuda_dir_major;
+		}
 	}
 	return major;
 }

@@ -798,6 +798,40 @@ library_of_another_cuda(void **state)
 	explain_release(&x);
 	/* nothing stated about the CUDA installed: the library is missing */
 	expect_first(lt11, "lib.cuda_lib_missing");
+	/* a toolkit directory, a runtime file listed, pip's runtime package
+	 * state the CUDA installed too */
+	snprintf(log, sizeof(log), "%sexport LD_LIBRARY_PATH=/usr/local/cuda-12.1/lib64:$LD_LIBRARY_PATH\n", lt11);
+	run_text(&x, log);
+	assert_string_equal(x.causes[0].id, "lib.cuda_version_mismatch");
+	assert_string_equal(x.causes[0].title, "The program needs CUDA 11's libcublasLt.so.11; the log shows "
+					       "CUDA 12 installed (/usr/local/cuda-12.1)");
+	explain_release(&x);
+	expect_first("ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
+		     "/home/u/env/lib/python3.10/site-packages/nvidia/cuda_runtime/lib/libcudart.so.12\n",
+		     "lib.cuda_version_mismatch");
+	expect_first("Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n"
+		     "PATH=C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2\\bin;C:\\Windows\n",
+		     "lib.cuda_version_mismatch");
+	snprintf(log, sizeof(log), "%snvidia-cuda-runtime-cu12    12.1.105\n", lt11);
+	expect_first(log, "lib.cuda_version_mismatch");
+	/* TensorFlow names the search path on the line of the library it did not find */
+	expect_first("W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+		     "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: "
+		     "No such file or directory; LD_LIBRARY_PATH: /usr/local/cuda-10.1/lib64\n",
+		     "lib.cuda_version_mismatch");
+	/* the same major, two majors, or a runtime named only as missing: no statement */
+	snprintf(log, sizeof(log), "%s/usr/local/cuda-11.8/lib64\n", lt11);
+	expect_first(log, "lib.cuda_lib_missing");
+	snprintf(log, sizeof(log), "%s/usr/local/cuda-11.8/lib64\n/usr/local/cuda-12.1/lib64\n", lt11);
+	expect_first(log, "lib.cuda_lib_missing");
+	snprintf(log, sizeof(log), "%sOSError: libcudart.so.12: cannot open shared object file\n", lt11);
+	run_text(&x, log);
+	assert_null(cause(&x, "lib.cuda_version_mismatch"));
+	explain_release(&x);
+	snprintf(log, sizeof(log), "%sERROR: No matching distribution found for nvidia-cuda-runtime-cu12\n", lt11);
+	run_text(&x, log);
+	assert_null(cause(&x, "lib.cuda_version_mismatch"));
+	explain_release(&x);
 }
 
 /* The code an IPython traceback quotes is no message: its comment "a
