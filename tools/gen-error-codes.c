@@ -129,8 +129,8 @@ static const struct {
 	{"cudaErrorSystemNotReady", "driver.init_failed"},
 	{"CUDA_ERROR_SYSTEM_NOT_READY", "driver.init_failed"},
 	{"CUDA_ERROR_DEVICE_UNAVAILABLE", "rt.device_busy"},
-	{"cudaErrorStubLibrary", "driver.libcuda_missing"},
-	{"CUDA_ERROR_STUB_LIBRARY", "driver.libcuda_missing"},
+	{"cudaErrorStubLibrary", "lib.shadowed"},
+	{"CUDA_ERROR_STUB_LIBRARY", "lib.shadowed"},
 	{"cudaErrorInitializationError", "driver.init_failed"},
 	{"CUDA_ERROR_NOT_INITIALIZED", "driver.init_failed"},
 	/* an OS call the driver needs failed: at start-up, a container's

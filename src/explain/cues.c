@@ -181,8 +181,10 @@ cue_line_hit(struct cue_line *l, const struct cue_table *t, size_t w, const unsi
 	if (end < cw->len || end > len)
 		return;
 	start = end - cw->len;
-	/* "oom" is not in "room", "ram" not in "program" */
-	if (word_char((unsigned char)cw->text[0]) && start > 0 && word_char(s[start - 1]))
+	/* "oom" is not in "room", "ram" not in "program"; a capital after a
+	 * digit begins a word (a progress bar's "0:00:00Could not locate") */
+	if (word_char((unsigned char)cw->text[0]) && start > 0 && word_char(s[start - 1]) &&
+	    !(isdigit(s[start - 1]) && isupper(s[start])))
 		return;
 	if (!cw->prefix && word_char((unsigned char)cw->text[cw->len - 1]) && end < len &&
 	    word_char(s[end]))

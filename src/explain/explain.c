@@ -78,7 +78,9 @@ static const char *const trigger_words[] = {
 	"temperature", "too hot", "uvm", "cuinit", "does not match", "doesn't match",
 	"does not support", "doesn't support", "only support", "newer gpu", "requires an ampere",
 	"requires ampere", "requires a gpu", "sigkill", "signal 9", "exit code 137", "exitcode",
-	"illegal instruction", "sigill", "but loaded", "running against", NULL,
+	"illegal instruction", "sigill", "but loaded", "running against", "requires at least",
+	"minimum required", "and higher are supported", "or higher are supported",
+	"and above are supported", "or above are supported", "is not enough", "are not enough", NULL,
 };
 
 /* Words that say the log comes from WSL2, where a missing libcuda means

@@ -306,7 +306,7 @@ check_log_cue(const void *row, char *msg, size_t size)
 const char *const kb_capture_names[] = {
 	"soname", "dll", "cuda", "cudnn", "driver", "requested", "free", "total", "capacity",
 	"reserved", "cc", "error", "code", "gpu", "xid", "path", "package", "version",
-	"expected", "found", "process", "allocated", "unallocated", NULL,
+	"expected", "found", "process", "allocated", "unallocated", "iface", NULL,
 };
 
 const struct kb_schema kb_schemas[KB_NTABLES] = {

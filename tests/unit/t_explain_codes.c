@@ -47,6 +47,9 @@ names_in_every_form(void **state)
 		{"cublasCreate failed: CUBLAS_STATUS_ARCH_MISMATCH", "fw.arch_not_in_build"},
 		{"cudnn: CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "lib.cudnn_missing"},
 		{"NCCL error: ncclRemoteError", "rt.nccl_error"},
+		/* the toolkit's stub libcuda found before the driver's */
+		{"Warp CUDA error: Failed to get driver entry point 'cuInit' (CUDA error 34)", "lib.shadowed"},
+		{"ggml_cuda_init: failed to initialize CUDA: CUDA driver is a stub library", "lib.shadowed"},
 	};
 	size_t i;
 

@@ -1,0 +1,63 @@
+/*
+ * t_explain_cues.c - the cue words (log_cues.tsv) on the compiled-in
+ * tables: messages no row knows are read by their words, whatever program
+ * prints them and whatever a terminal glued to them, and a line that only
+ * states a fact in the same words fires nothing.
+ */
+#include "unit.h"
+#include "explain_run.h"
+
+#include "explain/explain.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *
+first(const char *text)
+{
+	static char id[64];
+	struct explain x;
+
+	run_text(&x, text);
+	snprintf(id, sizeof(id), "%s", x.ncauses ? x.causes[0].id : "none");
+	explain_release(&x);
+	return id;
+}
+
+/* Other programs' words for a GPU older than the code supports. */
+static void
+minimum_architecture_in_other_words(void **state)
+{
+	(void)state;
+	assert_string_equal(first("[14:45:46][0x00007fffa59573c0] Only CUDA devices with SM 5.0 and higher "
+				  "are supported.\n"), "hw.arch_too_old");
+	assert_string_equal(first("[02:06:25.958896][error] CUDA-Enabled GPU detected, but the compute "
+				  "capabilities is not enough.\n"), "hw.arch_too_old");
+	assert_string_equal(first("CUDA device 0 requires at least compute capability 5.0\n"), "hw.arch_too_old");
+	/* statements in the same words */
+	assert_string_equal(first("Found 1 CUDA devices with SM 8.6\n"), "none");
+	assert_string_equal(first("Supported compute capabilities: 5.0 6.0 7.0 8.0\n"), "none");
+}
+
+/* A progress bar redrawn on the line: its last figure glued to the
+ * message that follows still leaves the message's first word a word. */
+static void
+message_glued_to_a_progress_bar(void **state)
+{
+	(void)state;
+	assert_string_equal(first("\xe2\xa0\xb4 Transcribing... 0:00:00Could not locate cudnn_ops64_9.dll. Please make "
+				  "sure it is in your library path!\n"), "lib.cudnn_missing");
+	/* a word inside an identifier stays inside it */
+	assert_string_equal(first("libfoo3cudnn_missing_helper loaded\n"), "none");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(minimum_architecture_in_other_words),
+		cmocka_unit_test(message_glued_to_a_progress_bar),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
