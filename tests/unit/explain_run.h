@@ -11,6 +11,7 @@
 #include "explain/explain.h"
 #include "explain/logread.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static inline void
@@ -36,6 +37,20 @@ expect_first(const char *text, const char *id)
 	assert_true(x.ncauses > 0);
 	assert_string_equal(x.causes[0].id, id);
 	explain_release(&x);
+}
+
+/* Run text: the finding of the first-ranked cause, "none" without one
+ * (a static buffer, overwritten by the next call). */
+static inline const char *
+first_id(const char *text)
+{
+	static char id[64];
+	struct explain x;
+
+	run_text(&x, text);
+	snprintf(id, sizeof(id), "%s", x.ncauses ? x.causes[0].id : "none");
+	explain_release(&x);
+	return id;
 }
 
 #endif

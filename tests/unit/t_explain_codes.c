@@ -17,17 +17,6 @@
 #include <string.h>
 
 
-static const char *
-first(const char *text)
-{
-	static char id[64];
-	struct explain x;
-
-	run_text(&x, text);
-	snprintf(id, sizeof(id), "%s", x.ncauses ? x.causes[0].id : "none");
-	explain_release(&x);
-	return id;
-}
 
 /* Forms programs print, each to the code's finding. */
 static void
@@ -55,8 +44,8 @@ names_in_every_form(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (strcmp(first(cases[i].line), cases[i].id))
-			fail_msg("\"%s\": %s, expected %s", cases[i].line, first(cases[i].line), cases[i].id);
+		if (strcmp(first_id(cases[i].line), cases[i].id))
+			fail_msg("\"%s\": %s, expected %s", cases[i].line, first_id(cases[i].line), cases[i].id);
 }
 
 /* A message counts only on a line that names the GPU stack; a phrase
@@ -65,8 +54,8 @@ static void
 messages_need_the_gpu_stack(void **state)
 {
 	(void)state;
-	assert_string_equal(first("lock: invalid resource handle in module ui"), "none");
-	assert_string_equal(first("RuntimeError: CUDA error: invalid resource handle"), "rt.unknown");
+	assert_string_equal(first_id("lock: invalid resource handle in module ui"), "none");
+	assert_string_equal(first_id("RuntimeError: CUDA error: invalid resource handle"), "rt.unknown");
 }
 
 /* Every code of the table is answered with its own finding when its name

@@ -12,31 +12,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *
-first(const char *text)
-{
-	static char id[64];
-	struct explain x;
-
-	run_text(&x, text);
-	snprintf(id, sizeof(id), "%s", x.ncauses ? x.causes[0].id : "none");
-	explain_release(&x);
-	return id;
-}
 
 /* Other programs' words for a GPU older than the code supports. */
 static void
 minimum_architecture_in_other_words(void **state)
 {
 	(void)state;
-	assert_string_equal(first("[14:45:46][0x00007fffa59573c0] Only CUDA devices with SM 5.0 and higher "
+	assert_string_equal(first_id("[14:45:46][0x00007fffa59573c0] Only CUDA devices with SM 5.0 and higher "
 				  "are supported.\n"), "hw.arch_too_old");
-	assert_string_equal(first("[02:06:25.958896][error] CUDA-Enabled GPU detected, but the compute "
+	assert_string_equal(first_id("[02:06:25.958896][error] CUDA-Enabled GPU detected, but the compute "
 				  "capabilities is not enough.\n"), "hw.arch_too_old");
-	assert_string_equal(first("CUDA device 0 requires at least compute capability 5.0\n"), "hw.arch_too_old");
+	assert_string_equal(first_id("CUDA device 0 requires at least compute capability 5.0\n"), "hw.arch_too_old");
 	/* statements in the same words */
-	assert_string_equal(first("Found 1 CUDA devices with SM 8.6\n"), "none");
-	assert_string_equal(first("Supported compute capabilities: 5.0 6.0 7.0 8.0\n"), "none");
+	assert_string_equal(first_id("Found 1 CUDA devices with SM 8.6\n"), "none");
+	assert_string_equal(first_id("Supported compute capabilities: 5.0 6.0 7.0 8.0\n"), "none");
 }
 
 /* A progress bar redrawn on the line: its last figure glued to the
@@ -45,10 +34,10 @@ static void
 message_glued_to_a_progress_bar(void **state)
 {
 	(void)state;
-	assert_string_equal(first("\xe2\xa0\xb4 Transcribing... 0:00:00Could not locate cudnn_ops64_9.dll. Please make "
+	assert_string_equal(first_id("\xe2\xa0\xb4 Transcribing... 0:00:00Could not locate cudnn_ops64_9.dll. Please make "
 				  "sure it is in your library path!\n"), "lib.cudnn_missing");
 	/* a word inside an identifier stays inside it */
-	assert_string_equal(first("libfoo3cudnn_missing_helper loaded\n"), "none");
+	assert_string_equal(first_id("libfoo3cudnn_missing_helper loaded\n"), "none");
 }
 
 int
