@@ -80,7 +80,8 @@ static const char *const trigger_words[] = {
 	"requires ampere", "requires a gpu", "sigkill", "signal 9", "exit code 137", "exitcode",
 	"illegal instruction", "sigill", "but loaded", "running against", "requires at least",
 	"minimum required", "and higher are supported", "or higher are supported",
-	"and above are supported", "or above are supported", "is not enough", "are not enough", NULL,
+	"and above are supported", "or above are supported", "is not enough", "are not enough",
+	"cuda-enabled gpu", "cuda enabled gpu", NULL,
 };
 
 /* Words that say the log comes from WSL2, where a missing libcuda means

@@ -28,6 +28,18 @@ minimum_architecture_in_other_words(void **state)
 	assert_string_equal(first_id("Supported compute capabilities: 5.0 6.0 7.0 8.0\n"), "none");
 }
 
+/* Other programs' words for no usable GPU. */
+static void
+no_gpu_in_other_words(void **state)
+{
+	(void)state;
+	assert_string_equal(first_id("[10:18:51.765156][warning] No CUDA-Enabled GPU.\n"), "driver.no_visible_device");
+	assert_string_equal(first_id("[error] This program needs a CUDA-Enabled GPU (with at least compute "
+				     "capablility 2.0).\n"), "driver.no_visible_device");
+	assert_string_equal(first_id("[ERROR]: No GPU was detected! Available GPUs are:\n"), "driver.no_visible_device");
+	assert_string_equal(first_id("Using CUDA-enabled GPU 0: NVIDIA GeForce RTX 3090\n"), "none");
+}
+
 /* A progress bar redrawn on the line: its last figure glued to the
  * message that follows still leaves the message's first word a word. */
 static void
@@ -45,6 +57,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(minimum_architecture_in_other_words),
+		cmocka_unit_test(no_gpu_in_other_words),
 		cmocka_unit_test(message_glued_to_a_progress_bar),
 	};
 
