@@ -59,7 +59,7 @@ struct logfacts {
 	unsigned long nvcc_line;
 	bool nvcc_conflict;
 	char cuda_dir[48];               /* a CUDA installed, as a path or file names it: "/usr/local/cuda-11.8",
-	                                    "CUDA\\v11.2", "libcudart.so.12", "nvidia-cuda-runtime-cu12" */
+	                                    "CUDA\v11.2", "libcudart.so.12", "nvidia-cuda-runtime-cu12" */
 	int cuda_dir_major;              /* its CUDA major: 11 */
 	unsigned long cuda_dir_line;
 	bool cuda_dir_conflict;          /* two majors named */
