@@ -216,16 +216,21 @@ library_meaning(const char *name, char *out, size_t size)
 }
 
 /* Which missing-library finding a file name belongs to: the driver's
- * libcuda (nvcuda.dll), the CUDA runtime, cuDNN (any of its sublibraries),
- * or another CUDA library; NULL for a name of none of them. A row that
- * takes any library's name ("Couldn't open CUDA library X") is told by it. */
+ * libraries (libcuda, nvcuda.dll, and the video, encoder and NVML ones
+ * the driver ships beside it), the CUDA runtime, cuDNN (any of its
+ * sublibraries), or another CUDA library; NULL for a name of none of them.
+ * A row that takes any library's name ("Couldn't open CUDA library X") is
+ * told by it. */
 static const char *
 library_family(const char *name)
 {
 	const char *base = strrchr(name, '/');
 
 	base = base ? base + 1 : name;
-	if (str_starts(base, "libcuda.so") || !strcasecmp(base, "nvcuda.dll"))
+	if (str_starts(base, "libcuda.so") || !strcasecmp(base, "nvcuda.dll") ||
+	    str_starts(base, "libnvcuvid") || str_starts(base, "libnvidia-") ||
+	    !strncasecmp(base, "nvcuvid", 7) || !strncasecmp(base, "nvEncodeAPI", 11) ||
+	    !strcasecmp(base, "nvml.dll"))
 		return "driver.libcuda_missing";
 	if (str_starts(base, "libcudart.so") || str_starts(base, "cudart64_") || str_starts(base, "cudart32_"))
 		return "lib.cudart_missing";

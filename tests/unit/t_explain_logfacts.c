@@ -834,6 +834,19 @@ library_of_another_cuda(void **state)
 	explain_release(&x);
 }
 
+/* The libraries the driver ships beside libcuda (video decode and encode,
+ * NVML) are the driver's, whatever row names them: not a CUDA toolkit
+ * library to install. */
+static void
+driver_libraries_are_the_drivers(void **state)
+{
+	(void)state;
+	expect_first("[h264_cuvid @ 0x1ec8780] Cannot load libnvcuvid.so.1\n", "driver.libcuda_missing");
+	expect_first("[h264_nvenc @ 0x55d0] Cannot load libnvidia-encode.so.1\n", "driver.libcuda_missing");
+	expect_first("ImportError: libcublas.so.12: cannot open shared object file: No such file or directory\n",
+		     "lib.cuda_lib_missing");
+}
+
 /* The code an IPython traceback quotes is no message: its comment "a
  * driver initialization error" is not CUDA's initialization error, while
  * the same words printed are; a CUDA_VISIBLE_DEVICES the code sets still
@@ -1026,6 +1039,7 @@ main(void)
 		cmocka_unit_test(tensorflow_device_lists),
 		cmocka_unit_test(toolkit_against_driver),
 		cmocka_unit_test(library_of_another_cuda),
+		cmocka_unit_test(driver_libraries_are_the_drivers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
