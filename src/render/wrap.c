@@ -152,15 +152,17 @@ wrap_command(FILE *fp, int width, const char *indent, const char *cont, const ch
 
 /* The programs a fix's command lines start with. */
 static const char *const command_words[] = {
-	"akmods", "apt", "apt-get", "bash", "cat", "chmod", "conda", "cp", "curl",
-	"dmesg", "dnf", "docker", "dpkg", "dracut", "echo", "export", "fuser", "getent",
-	"gpudoctor", "grep", "kill", "kubectl", "ldconfig", "ldd", "ln", "ls", "lsmod",
-	"lspci", "mkinitcpio", "modinfo", "modprobe", "mokutil", "mv", "newgrp",
-	"nvidia-ctk", "nvidia-modprobe", "nvidia-persistenced", "nvidia-smi", "pacman",
-	"pip", "printf", "ps", "python", "python3", "reboot", "rm", "rmmod", "rpm",
-	"sed", "sh", "sudo", "systemctl", "tee", "ubuntu-drivers", "unset",
-	"update-initramfs", "update-secureboot-policy", "usermod", "wsl", "yum",
-	"zypper", NULL,
+	"akmods", "apt", "apt-get", "bash", "cat", "chmod", "cmake", "colmap", "conda", "cp",
+	"curl", "df", "dkms", "dmesg", "dnf", "docker", "dpkg", "dracut", "echo", "export",
+	"ffmpeg", "free", "fuser", "getent", "gpudoctor", "gpustat", "grep", "hashcat", "head",
+	"ip", "kill", "kubectl", "ldconfig", "ldd", "ln", "ls", "lsmod", "lspci", "mkinitcpio",
+	"modinfo", "modprobe", "mokutil", "mv", "newgrp", "nproc", "nvcc", "nvidia-ctk",
+	"nvidia-modprobe", "nvidia-persistenced", "nvidia-smi", "nvidia-smi.exe", "ollama",
+	"pacman", "pip", "pip3", "powershell", "printf", "ps", "ptxas", "python", "python3",
+	"reboot", "rm", "rmmod", "rpm", "sacct", "scontrol", "sed", "set", "sh", "slurmd",
+	"split", "sudo", "systemctl", "tail", "tee", "trtexec", "ubuntu-drivers", "ulimit",
+	"uname", "unset", "update-initramfs", "update-secureboot-policy", "usermod", "which",
+	"wsl", "yolo", "yum", "zypper", NULL,
 };
 
 bool
@@ -169,7 +171,9 @@ wrap_is_command(const char *line)
 	size_t n;
 	int i;
 
-	if (line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '$')
+	/* a blank, a comment, a prompt, or a comment after the command: the
+	 * knowledge base writes "command   # what it shows" */
+	if (line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '$' || strstr(line, "   # "))
 		return true;
 	if (!strncmp(line, "sudo ", 5))
 		line += 5;

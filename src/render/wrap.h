@@ -9,7 +9,6 @@
 #define GPUDOCTOR_WRAP_H
 
 #include <stdbool.h>
-#include <stdbool.h>
 #include <stdio.h>
 
 /*
@@ -43,7 +42,9 @@ void wrap_command(FILE *fp, int width, const char *indent, const char *cont, con
 
 /*
  * Whether a line of a fix is a command to paste verbatim: it starts with
- * a known program (after sudo), a blank, '#' or '$'. Other lines are prose.
+ * a known program (after sudo), a blank, '#' or '$', or it carries a
+ * comment after three blanks ("ip -br link   # the interfaces"). Other
+ * lines are prose.
  */
 bool wrap_is_command(const char *line);
 
