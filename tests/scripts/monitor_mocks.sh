@@ -337,25 +337,30 @@ nvml_at 1|$BUS|throttle=0x4"
 	tmux -L "$tmux_sock" -f /dev/null new-session -d -x 120 -y 40 \
 		"env -i PATH=/usr/bin:/bin TERM=screen LANG=C.UTF-8 HOME=$work GPUDOCTOR_FAKE_SCENARIO=$work/screen.scenario ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} $bin top --interval 0.2 --pid-namespace host --root $root --load-root; echo EXITED \$?; sleep 30"
 	capture() { tmux -L "$tmux_sock" capture-pane -p > "$work/$1.txt"; }
-	wait_for() {
+	# wait_until NAME CHECK: capture the screen into NAME until CHECK NAME
+	# holds (5 s): a whole redraw, not the first lines of one under way
+	wait_until() {
 		i=0
 		while [ $i -lt 50 ]; do
 			capture "$1"
-			grep -q -- "$2" "$work/$1.txt" && return 0
+			"$2" "$1" && return 0
 			sleep 0.1
 			i=$((i + 1))
 		done
 		return 1
 	}
-	if wait_for screen1 'clocks held down: SW power cap' &&
-		grep -q '^gpudoctor top  .*driver 580.159.04' "$work/screen1.txt" &&
-		grep -q '^GPU 0  NVIDIA H200  00000000:06:00.0  P0  80 C  76 / 700 W  SM 1980 MHz$' "$work/screen1.txt" &&
-		grep -q '^  util \[|*  *\]  55 %' "$work/screen1.txt" &&
-		grep -q '^  mem  \[ *\] 1024 MiB / 140.4 GiB   memory util 55 %' "$work/screen1.txt" &&
-		grep -q 'PCIe gen5 x16' "$work/screen1.txt" &&
-		grep -q "^  0 *$ghost - *4096 MiB *55 *- *STALE gone" "$work/screen1.txt" &&
-		grep -q 'fuser -v /dev/nvidia' "$work/screen1.txt" &&
-		grep -q '(sorted by memory)' "$work/screen1.txt"; then
+	first_screen() {
+		grep -q 'clocks held down: SW power cap' "$work/$1.txt" &&
+			grep -q '^gpudoctor top  .*driver 580.159.04' "$work/$1.txt" &&
+			grep -q '^GPU 0  NVIDIA H200  00000000:06:00.0  P0  80 C  76 / 700 W  SM 1980 MHz$' "$work/$1.txt" &&
+			grep -q '^  util \[|*  *\]  55 %' "$work/$1.txt" &&
+			grep -q '^  mem  \[ *\] 1024 MiB / 140.4 GiB   memory util 55 %' "$work/$1.txt" &&
+			grep -q 'PCIe gen5 x16' "$work/$1.txt" &&
+			grep -q "^  0 *$ghost - *4096 MiB *55 *- *STALE gone" "$work/$1.txt" &&
+			grep -q 'fuser -v /dev/nvidia' "$work/$1.txt" &&
+			grep -q '(sorted by memory)' "$work/$1.txt"
+	}
+	if wait_until screen1 first_screen; then
 		pass "top in tmux: the GPU block, bars, reasons and the stale process"
 	else
 		fail "top in tmux: the first screen" "$(cat "$work/screen1.txt")"
@@ -364,40 +369,37 @@ nvml_at 1|$BUS|throttle=0x4"
 	first_pid() { grep -E '^ +0 +[0-9]+ ' "$work/$1.txt" | head -1 | awk '{print $2}'; }
 	[ "$(first_pid screen1)" = "$ghost" ] && pass "top: processes sorted by memory" ||
 		fail "top: sort by memory" "$(cat "$work/screen1.txt")"
+	by_pid() { grep -q '(sorted by PID)' "$work/$1.txt" && [ "$(first_pid "$1")" = "$$" ]; }
 	tmux -L "$tmux_sock" send-keys p
-	if wait_for screen2 '(sorted by PID)' && [ "$(first_pid screen2)" = "$$" ]; then
+	if wait_until screen2 by_pid; then
 		pass "top: p sorts by PID"
 	else
 		fail "top: p sorts by PID" "$(cat "$work/screen2.txt")"
 	fi
 	tmux -L "$tmux_sock" send-keys '?'
-	wait_for screen3 'gpudoctor top - keys' && grep -q 'it never sends a signal itself' "$work/screen3.txt" &&
-		pass "top: ? shows the help" || fail "top: help" "$(cat "$work/screen3.txt")"
+	help_shown() { grep -q 'gpudoctor top - keys' "$work/$1.txt" && grep -q 'it never sends a signal itself' "$work/$1.txt"; }
+	wait_until screen3 help_shown && pass "top: ? shows the help" || fail "top: help" "$(cat "$work/screen3.txt")"
 	tmux -L "$tmux_sock" send-keys x
 	# the help closed first, then the terminal narrowed: the screen redrawn
 	# to 70 columns, the long GPU line cut, nothing wrapped
-	wait_gone() {
-		i=0
-		while [ $i -lt 50 ]; do
-			capture "$1"
-			grep -q -- "$2" "$work/$1.txt" || return 0
-			sleep 0.1
-			i=$((i + 1))
-		done
-		return 1
-	}
-	wait_gone screen3b 'gpudoctor top - keys'
+	help_closed() { ! grep -q 'gpudoctor top - keys' "$work/$1.txt"; }
+	wait_until screen3b help_closed
 	tmux -L "$tmux_sock" resize-window -x 70 -y 20 2>/dev/null || tmux -L "$tmux_sock" resize-pane -x 70 -y 20
-	if wait_for screen4 '^GPU 0  NVIDIA H200  00000000:06:00.0  P0  80 C  76 / 700 W  SM 1980 MH$' &&
-		! grep -q 'gpudoctor top - keys' "$work/screen4.txt" && grep -q '^  util \[' "$work/screen4.txt" &&
-		grep -q 'sorted by PID' "$work/screen4.txt" && ! grep -q '^z' "$work/screen4.txt"; then
+	# the whole redrawn screen, not the first lines of a redraw under way
+	narrowed() {
+		grep -q '^GPU 0  NVIDIA H200  00000000:06:00.0  P0  80 C  76 / 700 W  SM 1980 MH$' "$work/$1.txt" &&
+			! grep -q 'gpudoctor top - keys' "$work/$1.txt" && grep -q '^  util \[' "$work/$1.txt" &&
+			grep -q 'sorted by PID' "$work/$1.txt" && ! grep -q '^z' "$work/$1.txt"
+	}
+	if wait_until screen4 narrowed; then
 		pass "top: a resized terminal is redrawn to its width"
 	else
 		fail "top: resize" "$(cat "$work/screen4.txt")"
 	fi
 	tmux -L "$tmux_sock" send-keys q
 	# a warning rule (stale_process) fired: status 1, as documented
-	wait_for screen5 '^EXITED 1' && pass "top: q quits with the alerts' status" || fail "top: q" "$(cat "$work/screen5.txt")"
+	exited_1() { grep -q '^EXITED 1' "$work/$1.txt"; }
+	wait_until screen5 exited_1 && pass "top: q quits with the alerts' status" || fail "top: q" "$(cat "$work/screen5.txt")"
 	# Ctrl-C in a second session: top ends its screen and exits
 	tmux -L "$tmux_sock" new-session -d -s ctrlc -x 100 -y 30 \
 		"env -i PATH=/usr/bin:/bin TERM=screen LANG=C.UTF-8 HOME=$work GPUDOCTOR_FAKE_SCENARIO=$work/screen.scenario ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} $bin top --interval 0.2 --rule 'temp>=99' --root $root --load-root; echo EXITED \$?; sleep 30"
