@@ -170,7 +170,9 @@ static const struct {
 	{"CUBLAS_STATUS_ALLOC_FAILED", "rt.cublas_init_failed"},
 	{"CUBLAS_STATUS_EXECUTION_FAILED", "rt.cublas_init_failed"},
 	{"CUBLAS_STATUS_INTERNAL_ERROR", "rt.cublas_init_failed"},
-	{"CUBLAS_STATUS_ARCH_MISMATCH", "fw.arch_not_in_build"},
+	/* "the function requires an architectural feature absent from the
+	 * device": the GPU lacks it (cuDNN's ARCH_MISMATCH below alike) */
+	{"CUBLAS_STATUS_ARCH_MISMATCH", "hw.arch_too_old"},
 	/* an operation this cuBLAS cannot do on this GPU: most often a cuBLAS
 	 * of a CUDA older than the GPU (CUDA 12.x before 12.8 on Blackwell) */
 	{"CUBLAS_STATUS_NOT_SUPPORTED", "fw.arch_not_in_build"},
@@ -182,6 +184,7 @@ static const struct {
 	{"CUDNN_STATUS_INTERNAL_ERROR", "rt.cudnn_init_failed"},
 	{"CUDNN_STATUS_EXECUTION_FAILED", "rt.cudnn_init_failed"},
 	{"CUDNN_STATUS_ARCH_MISMATCH", "hw.arch_too_old"},
+	{"CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH", "hw.arch_too_old"},
 	{"CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "lib.cudnn_version_mismatch"},
 	{"CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "lib.cudnn_missing"},
 	{"CUDNN_STATUS_VERSION_MISMATCH", "lib.cudnn_version_mismatch"},

@@ -99,10 +99,19 @@ static const char *const wsl_words[] = {
  * entrypoint.sh. "root@" and "on this host (" count only before the host
  * name Docker gives a container, its 12-digit hexadecimal ID
  * (container_sign). */
+/* The tags of JetPack 4 (L4T r32) images, whose CUDA libraries the NVIDIA
+ * runtime mounts from the Jetson host (l4t_line). */
+#define L4T_R32_WORDS "l4t-r32", "l4t:r32", "l4t-base:r32", "l4t-ml:r32", "l4t-pytorch:r32"
 static const char *const container_words[] = {
 	"docker-compose", "docker compose", "docker exec", "/.dockerenv", "kubectl ", "kubernetes",
 	"podman ", "apptainer", "singularity", "nvcr.io/", "root@", "on this host (", "entrypoint.sh",
-	"attaching to ", "_run ... done", "_1 ... done", NULL,
+	"attaching to ", "_run ... done", "_1 ... done", L4T_R32_WORDS, NULL,
+};
+
+/* Commands that start a Slurm job step (job_step). */
+#define RUN_JOB 2                /* KW_RUN ids from here on are job_words */
+static const char *const job_words[] = {
+	"srun ", "sbatch ", "salloc ", NULL,
 };
 
 /* Words that ask a container for GPUs, anywhere in the log: with one the
@@ -236,6 +245,35 @@ gpu_flags(const unsigned char *s, size_t len, size_t end)
 	return false;
 }
 
+/*
+ * Slurm: a job step sees only the GPUs its job asked for. A line that
+ * starts one (srun, sbatch, salloc at a word's start) without --gres=gpu,
+ * --gpus or -G is a job without GPUs; a line that asks for them anywhere
+ * (a "#SBATCH --gres=gpu:1" of the script, too) says the job had some.
+ * "#SBATCH" lines of other options start nothing.
+ */
+static void
+job_step(struct explain *x, const unsigned char *s, size_t len, const struct acm_hit *h,
+	 unsigned long line)
+{
+	static const char *const flags[] = {
+		"--gres=gpu", "--gres gpu", "gres/gpu", "--gpus", "-G ", "-G=", NULL,
+	};
+	size_t wlen = strlen(job_words[(h->id & 0xffffu) - RUN_JOB]), start = h->end - wlen, i;
+
+	for (i = 0; flags[i]; i++)
+		if (memmem(s, len, flags[i], strlen(flags[i]))) {
+			if (!x->job_gpu_line)
+				x->job_gpu_line = line;
+			return;
+		}
+	if (start > 0 && (isalnum(s[start - 1]) || s[start - 1] == '_' || s[start - 1] == '#' ||
+			  s[start - 1] == '-' || s[start - 1] == '/'))
+		return;
+	if (!x->job_line)
+		x->job_line = line;
+}
+
 /* Whether pattern id is a status code's row (after the table's). */
 /* Whether row id is a note that names no cause (rt.unknown at info, such
  * as the advice PyTorch appends to every CUDA error). */
@@ -335,7 +373,9 @@ explain_init(struct explain *x, char *err, size_t errsize)
 		acm_add(x->acm, wsl_words[i], strlen(wsl_words[i]), KW_WSL | (unsigned)i);
 	acm_add(x->acm, "CUDA_VISIBLE_DEVICES", strlen("CUDA_VISIBLE_DEVICES"), KW_CVD);
 	acm_add(x->acm, "docker run ", strlen("docker run "), KW_RUN);
-	acm_add(x->acm, "podman run ", strlen("podman run "), KW_RUN);
+	acm_add(x->acm, "podman run ", strlen("podman run "), KW_RUN | 1u);
+	for (i = 0; job_words[i]; i++)
+		acm_add(x->acm, job_words[i], strlen(job_words[i]), KW_RUN | (unsigned)(RUN_JOB + i));
 	for (i = 0; container_words[i]; i++)
 		acm_add(x->acm, container_words[i], strlen(container_words[i]), KW_CTR | (unsigned)i);
 	for (i = 0; bus_words[i]; i++)
@@ -427,6 +467,7 @@ explain_reset(struct explain *x)
 	x->ncauses = x->acauses = 0;
 	x->bytes = 0;
 	x->lines = x->wsl_line = x->cvd_line = x->run_line = x->container_line = x->gpu_request_line = 0;
+	x->job_line = x->job_gpu_line = x->l4t_line = 0;
 	x->bus_line = x->nccl_bus_line = 0;
 	x->source_build_line = 0;
 	x->listing.in_frame = false;
@@ -843,11 +884,15 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			stated |= logfacts_line(&x->stated, hits[i].id & 0xffffu, s, len, hits[i].end,
 						line);
 		} else if (hits[i].id & KW_RUN) {
-			if (!x->run_line && !gpu_flags(s, len, hits[i].end))
+			if ((hits[i].id & 0xffffu) >= RUN_JOB)
+				job_step(x, s, len, &hits[i], line);
+			else if (!x->run_line && !gpu_flags(s, len, hits[i].end))
 				x->run_line = line;
 		} else if (hits[i].id & KW_CTR) {
 			if (!x->container_line && container_sign(s, len, hits[i].end, hits[i].id & 0xffffu))
 				x->container_line = line;
+			if (!x->l4t_line && strstr(container_words[hits[i].id & 0xffffu], "r32"))
+				x->l4t_line = line;
 		} else if (hits[i].id & KW_SRC) {
 			if (!x->source_build_line)
 				x->source_build_line = line;

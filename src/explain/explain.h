@@ -115,6 +115,9 @@ struct explain {
 	unsigned long run_line;          /* first `docker run` without GPUs; 0 none */
 	unsigned long container_line;    /* first sign of a container or a pod; 0 none */
 	unsigned long gpu_request_line;  /* first request of GPUs for a container; 0 none */
+	unsigned long job_line;          /* first Slurm job step (srun, sbatch, salloc) without GPUs; 0 none */
+	unsigned long job_gpu_line;      /* first Slurm request of GPUs (--gres=gpu, --gpus, -G); 0 none */
+	unsigned long l4t_line;          /* first JetPack 4 (L4T r32) container image; 0 none */
 	unsigned long source_build_line; /* first sign of a source build naming its GPU targets; 0 none */
 	unsigned long bus_line;          /* last bus error (SIGBUS); 0 none */
 	unsigned long nccl_bus_line;     /* a bus error with NCCL's code in the lines after it; 0 none */

@@ -344,10 +344,13 @@ derive(struct explain_cause *c)
 					explain_evidence(c, "%s is loaded by %s", v, who);
 			} else if (!strcmp(cap->name, "cc")) {
 				const struct kb_arch *a = kb_arch_by_cc(v);
-				if (a && a->cuda_max[0])
+				if (a && a->cuda_max[0] && a->cuda_min[0])
 					explain_evidence(c, "compute capability %s is %s, supported by "
 							 "CUDA %s to %s", v, a->architecture,
 							 a->cuda_min, a->cuda_max);
+				else if (a && a->cuda_max[0])
+					explain_evidence(c, "compute capability %s is %s, supported up to "
+							 "CUDA %s", v, a->architecture, a->cuda_max);
 				else if (a)
 					explain_evidence(c, "compute capability %s is %s, supported "
 							 "from CUDA %s", v, a->architecture, a->cuda_min);
@@ -950,6 +953,62 @@ ancient_gpu_context(struct explain *x)
 }
 
 /*
+ * nvcc's "Unsupported gpu architecture 'compute_89'" and "Value 'sm_89' is
+ * not defined for option 'gpu-architecture'" say only that this nvcc
+ * cannot target the architecture. Which way it misses is the
+ * architecture's own history (arch_support.tsv): one that current CUDA
+ * still targets came after this nvcc, whose toolkit is too old; one that
+ * CUDA has dropped is older than anything this nvcc builds for, and so is
+ * a GPU of it.
+ */
+static void
+nvcc_arch_context(struct explain *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		const struct kb_arch *a;
+		const char *v;
+		char cc[16];
+		int n;
+
+		if (!c->pattern || (strcmp(c->pattern->key, "nvcc.unsupported_arch") &&
+				    strcmp(c->pattern->key, "nvcc.arch_not_defined")))
+			continue;
+		if (!(v = capture(c, "cc")) || !(n = cc_x10(v)))
+			continue;
+		str_fmt(cc, sizeof(cc), "%d.%d", n / 10, n % 10);
+		if (!(a = kb_arch_by_cc(cc)))
+			continue;
+		if (!a->cuda_max[0] && a->cuda_min[0]) {
+			char *fix = xasprintf("nvcc --version   # the CUDA release of the nvcc in use\n"
+					      "nvcc --list-gpu-arch   # what it can build for\n"
+					      "Install CUDA %s or newer and put its bin first on PATH (or point "
+					      "CUDACXX, CMAKE_CUDA_COMPILER or CUDA_HOME at it)", a->cuda_min);
+			recast(c, "lib.ptxas_missing",
+			       xasprintf("This nvcc is older than compute capability %s (%s): it needs CUDA %s "
+					 "or newer", cc, a->architecture, a->cuda_min),
+			       "nvcc refuses an architecture newer than its CUDA release. The build asks for "
+			       "code for a GPU generation that came after this toolkit, so the nvcc found "
+			       "first (on PATH, or the one CMake or CUDA_HOME chose) is an older CUDA than the "
+			       "GPU needs.",
+			       fix);
+			free(fix);
+		} else if (a->cuda_max[0] && strcmp(c->id, "hw.arch_too_old")) {
+			recast(c, "hw.arch_too_old",
+			       xasprintf("This CUDA toolkit cannot build for compute capability %s (%s): CUDA "
+					 "dropped it after %s", cc, a->architecture, a->cuda_max),
+			       "Each CUDA release drops the oldest architectures; this nvcc is newer than the "
+			       "last one that targets the architecture asked for. A GPU of it needs that older "
+			       "CUDA; a newer GPU needs the build's target list without it.",
+			       "nvidia-smi --query-gpu=compute_cap --format=csv   # the GPU that is really there\n"
+			       "gpudoctor compat --gpu \"GPU NAME\"");
+		}
+	}
+}
+
+/*
  * A log that starts a container with `docker run` (or podman) without
  * --gpus or the nvidia runtime, then misses the GPU inside it: the
  * container was started without GPU access, whatever else is said. A log
@@ -1080,6 +1139,116 @@ container_context(struct explain *x)
 		else
 			explain_evidence(c, "the log comes from a container or a pod (line %lu) and asks "
 					    "for no GPU", x->container_line);
+		return;
+	}
+}
+
+/*
+ * pip's "Could not find a version that satisfies the requirement
+ * tensorflow==1.5.0 (from versions: 1.13.0rc1, ..., 2.0.0b1)" lists, in
+ * ascending order, the releases with a wheel for this Python and platform.
+ * A release older than all of them was never built for this Python (a
+ * newer one than it supports); one newer than all of them needs a newer
+ * Python (or another platform). One between them does not exist.
+ */
+static void
+pip_versions_context(struct explain *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		const char *pkg, *want, *oldest, *newest;
+
+		if (!c->pattern || strcmp(c->pattern->key, "pip.version_not_offered"))
+			continue;
+		pkg = capture(c, "package");
+		want = capture(c, "requested");
+		oldest = capture(c, "found");
+		newest = capture(c, "version");
+		if (!pkg || !want || !oldest)
+			continue;
+		if (!newest)
+			newest = oldest;
+		if (vers_cmp(want, oldest) < 0)
+			recast(c, "fw.python_unsupported",
+			       xasprintf("%s %s has no wheel for this Python: the oldest release pip offers "
+					 "is %s", pkg, want, oldest),
+			       "pip lists only the releases with a wheel for this Python version and platform, "
+			       "oldest first. The release asked for is older than every one of them: it was "
+			       "built for older Pythons only, and this Python is newer than it supports.",
+			       "python3 --version\n"
+			       "Use a Python that release supports (a virtual environment or conda env with it), "
+			       "or a newer release of the package");
+		else if (vers_cmp(want, newest) > 0)
+			recast(c, "fw.python_unsupported",
+			       xasprintf("%s %s has no wheel for this Python: the newest release pip offers "
+					 "is %s", pkg, want, newest),
+			       "pip lists only the releases with a wheel for this Python version and platform. "
+			       "The release asked for is newer than every one of them: it needs a newer Python "
+			       "(or another operating system or architecture) than this one.",
+			       "python3 --version\n"
+			       "Use a Python that release supports (a virtual environment or conda env with it), "
+			       "or the newest release listed");
+	}
+}
+
+/*
+ * A JetPack 4 container (an L4T r32 image) holds no CUDA libraries of its
+ * own: the NVIDIA runtime mounts CUDA, cuDNN and TensorRT from the Jetson
+ * host when it starts the container (or builds an image, as the default
+ * runtime). A CUDA library missing inside one is a container started, or
+ * an image built, without that runtime.
+ */
+static void
+l4t_context(struct explain *x)
+{
+	size_t i;
+
+	/* asked for the runtime (--runtime nvidia, --gpus): the cause is elsewhere */
+	if (!x->l4t_line || x->gpu_request_line)
+		return;
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		if ((strcmp(c->id, "lib.cuda_lib_missing") && strcmp(c->id, "lib.cudart_missing") &&
+		     strcmp(c->id, "lib.cudnn_missing")) || runtime_row(c))
+			continue;
+		recast(c, "host.container_no_gpu",
+		       xstrdup("The Jetson container was started without the NVIDIA runtime"),
+		       "JetPack 4 images (L4T r32) carry no CUDA libraries: the NVIDIA container runtime "
+		       "mounts CUDA, cuDNN and TensorRT from the Jetson host into the container. Started "
+		       "(or built, for docker build) without it, the container has none of them.",
+		       "docker run --runtime nvidia -it IMAGE ...\n"
+		       "For docker build: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json, "
+		       "then sudo systemctl restart docker");
+		explain_evidence(c, "the log uses a JetPack 4 image (line %lu)", x->l4t_line);
+	}
+}
+
+/*
+ * A log that starts a Slurm job step (srun, sbatch, salloc) asking for no
+ * GPU, and asks for one nowhere, then misses the GPU: Slurm gives a job
+ * only the GPUs it requested, whatever the node has.
+ */
+static void
+slurm_context(struct explain *x)
+{
+	size_t i;
+
+	if (!x->job_line || x->job_gpu_line || other_error(x))
+		return;
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		if (!gpu_not_found(c->id) || c->lines[0] < x->job_line || runtime_row(c))
+			continue;
+		recast(c, "driver.no_visible_device",
+		       xstrdup("The Slurm job asked for no GPU"),
+		       "Slurm gives a job step only the GPUs its job requested (--gres=gpu:N, --gpus=N or "
+		       "-G N). Without a request the job's cgroup hides the GPU devices, or "
+		       "CUDA_VISIBLE_DEVICES is left empty, so the program finds no GPU even on a GPU node.",
+		       "srun --gres=gpu:1 nvidia-smi -L   # what a job step with a GPU sees\n"
+		       "srun --gres=gpu:1 python train.py   # in a batch script: #SBATCH --gres=gpu:1");
+		explain_evidence(c, "the log starts a Slurm job without a GPU request (line %lu)", x->job_line);
 		return;
 	}
 }
@@ -1293,8 +1462,12 @@ explain_finish(struct explain *x)
 	torch_build_context(x);
 	jit_failed_context(x);
 	ancient_gpu_context(x);
+	nvcc_arch_context(x);
 	visible_devices_context(x);
 	container_context(x);
+	slurm_context(x);
+	pip_versions_context(x);
+	l4t_context(x);
 	macos_context(x);
 	version_context(x);
 	paging_file_context(x);

@@ -33,7 +33,8 @@ names_in_every_form(void **state)
 		{"RuntimeError: CUDA error: device kernel image is invalid", "fw.arch_not_in_build"},
 		{"error: cudaerrornokernelimagefordevice", "fw.arch_not_in_build"},
 		{"jax: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered", "rt.kernel_fault"},
-		{"cublasCreate failed: CUBLAS_STATUS_ARCH_MISMATCH", "fw.arch_not_in_build"},
+		{"cublasCreate failed: CUBLAS_STATUS_ARCH_MISMATCH", "hw.arch_too_old"},
+		{"cudnnConvolutionForward: CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH", "hw.arch_too_old"},
 		{"cudnn: CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "lib.cudnn_missing"},
 		{"NCCL error: ncclRemoteError", "rt.nccl_error"},
 		/* the toolkit's stub libcuda found before the driver's */

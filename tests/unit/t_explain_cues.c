@@ -53,6 +53,30 @@ message_glued_to_a_progress_bar(void **state)
 	assert_string_equal(first_id("error: libfoo3cudnn not found\n"), "rt.unknown");
 }
 
+/* Switchers' words for hybrid graphics that did not hand over. */
+static void
+hybrid_graphics_in_other_words(void **state)
+{
+	(void)state;
+	assert_string_equal(first_id("[  120.331522] [ERROR]Cannot access secondary GPU - error: Could not enable "
+				  "discrete graphics card\n"), "hw.hybrid_graphics");
+	assert_string_equal(first_id("ERROR: optimus-manager failed to switch to the nvidia GPU\n"),
+			    "hw.hybrid_graphics");
+	assert_string_equal(first_id("Setting up PRIME render offload for the discrete GPU\n"), "none");
+}
+
+/* Other wordings of a library that is not there: "unable to open",
+ * "there is no file or directory" (R's and localized loaders). */
+static void
+missing_library_in_other_words(void **state)
+{
+	(void)state;
+	assert_string_equal(first_id("  - libcudart.so.12: Unable to open shared object file: there is no file or "
+				  "directory\n"), "lib.cudart_missing");
+	assert_string_equal(first_id("cudnn_ops64_9.dll: unable to open the file\n"), "lib.cudnn_missing");
+	assert_string_equal(first_id("libcuda.so.1: no file or directory\n"), "driver.libcuda_missing");
+}
+
 int
 main(void)
 {
@@ -60,6 +84,8 @@ main(void)
 		cmocka_unit_test(minimum_architecture_in_other_words),
 		cmocka_unit_test(no_gpu_in_other_words),
 		cmocka_unit_test(message_glued_to_a_progress_bar),
+		cmocka_unit_test(hybrid_graphics_in_other_words),
+		cmocka_unit_test(missing_library_in_other_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

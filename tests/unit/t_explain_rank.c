@@ -334,6 +334,116 @@ a_note_and_what_a_message_explains(void **state)
 	explain_release(&x);
 }
 
+/* nvcc cannot target an architecture: which way it misses is the
+ * architecture's history, not the message. */
+static void
+nvcc_architecture_direction(void **state)
+{
+	(void)state;
+	/* Ada came with CUDA 11.8 and every CUDA since has it: nvcc is older */
+	assert_string_equal(first_id("nvcc fatal   : Unsupported gpu architecture 'compute_89'\n"),
+			    "lib.ptxas_missing");
+	assert_string_equal(first_id("nvcc fatal   : Value 'sm_90' is not defined for option "
+				     "'gpu-architecture'\n"), "lib.ptxas_missing");
+	/* Kepler's 3.0 left with CUDA 11: nvcc is newer than the GPU */
+	assert_string_equal(first_id("nvcc fatal   : Unsupported gpu architecture 'compute_30'\n"),
+			    "hw.arch_too_old");
+	assert_string_equal(first_id("nvcc fatal   : Value 'sm_35' is not defined for option "
+				     "'gpu-architecture'\n"), "hw.arch_too_old");
+}
+
+/* A Slurm job step that asked for no GPU, then found none. */
+static const char *
+first_title(const char *text)
+{
+	static char title[256];
+	struct explain x;
+
+	run_text(&x, text);
+	snprintf(title, sizeof(title), "%s", x.ncauses && x.causes[0].title ? x.causes[0].title : "none");
+	explain_release(&x);
+	return title;
+}
+
+static void
+slurm_job_without_a_gpu(void **state)
+{
+	static const char *const no_gpu = "Traceback (most recent call last):\n"
+					  "RuntimeError: No CUDA GPUs are available\n";
+	static const char *const slurm = "The Slurm job asked for no GPU";
+	char log[512];
+
+	(void)state;
+	snprintf(log, sizeof(log), "$ srun -p gpu python train.py\n%s", no_gpu);
+	assert_string_equal(first_id(log), "driver.no_visible_device");
+	assert_string_equal(first_title(log), slurm);
+	/* the same job asking for one: the request is not the cause */
+	snprintf(log, sizeof(log), "$ srun -p gpu --gres=gpu:1 python train.py\n%s", no_gpu);
+	assert_string_not_equal(first_title(log), slurm);
+	/* a script's header asked for one; its srun inherits it */
+	snprintf(log, sizeof(log), "#SBATCH --gres=gpu:2\n#SBATCH --time=1:00:00\nsrun python train.py\n%s",
+		 no_gpu);
+	assert_string_not_equal(first_title(log), slurm);
+	/* a word that only ends in "srun" starts no job */
+	snprintf(log, sizeof(log), "$ mysrun python train.py\n%s", no_gpu);
+	assert_string_not_equal(first_title(log), slurm);
+	/* no job started at all */
+	assert_string_not_equal(first_title(no_gpu), slurm);
+}
+
+/* pip's list of the releases this Python can install decides whether the
+ * one asked for is outside this Python's range or does not exist. */
+static void
+pip_release_outside_the_list(void **state)
+{
+	(void)state;
+	assert_string_equal(first_id("ERROR: Could not find a version that satisfies the requirement "
+				     "tensorflow==1.5.0 (from versions: 1.13.0rc1, 1.13.1, 2.0.0b1)\n"),
+			    "fw.python_unsupported");
+	assert_string_equal(first_id("ERROR: Could not find a version that satisfies the requirement "
+				     "torch==2.9.0 (from versions: 1.7.1, 1.8.0, 2.2.2)\n"),
+			    "fw.python_unsupported");
+	assert_string_equal(first_id("ERROR: Could not find a version that satisfies the requirement "
+				     "torch==2.0.5 (from versions: 1.7.1, 1.8.0, 2.2.2)\n"),
+			    "fw.not_installed");
+}
+
+/* The driver's own failure to bring a GPU up, with or without its code,
+ * and the open module refusing a GPU that is not a data-center one. */
+static void
+gpu_initialisation_in_the_kernel(void **state)
+{
+	(void)state;
+	assert_string_equal(first_id("NVRM: GPU 0000:07:00.0: RmInitAdapter failed! (0x22:0x56:667)\n"),
+			    "driver.init_failed");
+	assert_string_equal(first_id("NVRM: GPU 0000:07:00.0: RmInitAdapter failed!\n"), "driver.init_failed");
+	assert_string_equal(first_id("NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.\n"
+				     "NVRM: GPU 0000:07:00.0: RmInitAdapter failed!\n"), "kmod.nvidia_not_loaded");
+}
+
+/* A JetPack 4 image has its CUDA libraries mounted by the NVIDIA runtime:
+ * one missing inside it is the runtime not used. */
+static void
+jetpack4_container_without_the_runtime(void **state)
+{
+	static const char *const missing = "OSError: libcublas.so.10: cannot open shared object file: No such "
+					   "file or directory\n";
+	char log[512];
+
+	(void)state;
+	snprintf(log, sizeof(log), "$ docker run -it nvcr.io/nvidia/l4t-pytorch:r32.7.1-pth1.10-py3\n%s",
+		 missing);
+	assert_string_equal(first_id(log), "host.container_no_gpu");
+	/* the runtime was asked for */
+	snprintf(log, sizeof(log), "$ docker run -it --runtime nvidia nvcr.io/nvidia/l4t-pytorch:r32.7.1-pth1.10-py3\n%s",
+		 missing);
+	assert_string_equal(first_id(log), "lib.cuda_lib_missing");
+	/* JetPack 5 images carry their own CUDA */
+	snprintf(log, sizeof(log), "$ docker run -it nvcr.io/nvidia/l4t-pytorch:r35.2.1-pth2.0-py3\n%s", missing);
+	assert_string_not_equal(first_id(log), "host.container_no_gpu");
+	assert_string_equal(first_id(missing), "lib.cuda_lib_missing");
+}
+
 int
 main(void)
 {
@@ -345,6 +455,11 @@ main(void)
 		cmocka_unit_test(a_source_build_chose_its_minimum),
 		cmocka_unit_test(known_message_before_cue),
 		cmocka_unit_test(a_note_and_what_a_message_explains),
+		cmocka_unit_test(nvcc_architecture_direction),
+		cmocka_unit_test(slurm_job_without_a_gpu),
+		cmocka_unit_test(pip_release_outside_the_list),
+		cmocka_unit_test(gpu_initialisation_in_the_kernel),
+		cmocka_unit_test(jetpack4_container_without_the_runtime),
 	};
 
 	return cmocka_run_group_tests(tests, load_samples, NULL);
