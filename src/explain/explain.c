@@ -92,16 +92,17 @@ static const char *const wsl_words[] = {
 	"wsl2", "/usr/lib/wsl/", "-microsoft-standard", "@desktop-", "@laptop-", NULL,
 };
 
+/* The tags of JetPack 4 (L4T r32) images, whose CUDA libraries the NVIDIA
+ * runtime mounts from the Jetson host (l4t_line). */
+#define L4T_R32_WORDS "l4t-r32", "l4t:r32", "l4t-base:r32", "l4t-ml:r32", "l4t-pytorch:r32"
+
 /* Words that say the log comes from a container or a cluster's pod, where
  * a GPU that is not there is most often a GPU not asked for (rank.c):
  * compose's "Attaching to" and its containers' names ("Creating
  * app_web_run ... done", "Starting app_web_1 ... done"), an image's
- * entrypoint.sh. "root@" and "on this host (" count only before the host
- * name Docker gives a container, its 12-digit hexadecimal ID
- * (container_sign). */
-/* The tags of JetPack 4 (L4T r32) images, whose CUDA libraries the NVIDIA
- * runtime mounts from the Jetson host (l4t_line). */
-#define L4T_R32_WORDS "l4t-r32", "l4t:r32", "l4t-base:r32", "l4t-ml:r32", "l4t-pytorch:r32"
+ * entrypoint.sh, a JetPack 4 image's tag. "root@" and "on this host ("
+ * count only before the host name Docker gives a container, its 12-digit
+ * hexadecimal ID (container_sign). */
 static const char *const container_words[] = {
 	"docker-compose", "docker compose", "docker exec", "/.dockerenv", "kubectl ", "kubernetes",
 	"podman ", "apptainer", "singularity", "nvcr.io/", "root@", "on this host (", "entrypoint.sh",
