@@ -186,6 +186,9 @@ void explain_evidence(struct explain_cause *c, const char *fmt, ...)
 const char *explain_value(const struct explain_cause *c, const char *name);
 /* Value k of those captured under name, or NULL past the last. */
 const char *explain_value_at(const struct explain_cause *c, const char *name, int k);
+/* Fold c into the cause that explains it: c is hidden and listed among
+ * what into also explains, with what c had taken. */
+void explain_fold(struct explain_cause *into, struct explain_cause *c);
 /* The worst severity of the causes that are not harmless; SEV_INFO when
  * none. */
 enum severity explain_worst(const struct explain *x);
