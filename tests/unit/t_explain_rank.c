@@ -444,6 +444,22 @@ jetpack4_container_without_the_runtime(void **state)
 	assert_string_equal(first_id(missing), "lib.cuda_lib_missing");
 }
 
+/* An extension's undefined symbol in PyTorch's C++ namespaces is an
+ * extension built for another torch; another library's is not. */
+static void
+extension_built_for_another_torch(void **state)
+{
+	(void)state;
+	assert_string_equal(first_id("ImportError: /venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-"
+				     "x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n"),
+			    "fw.deprecated_gpu_package");
+	assert_string_equal(first_id("OSError: /venv/lib/python3.10/site-packages/torchvision/_C.so: undefined "
+				     "symbol: _ZNK3c1010TensorImpl36is_contiguous_nondefault_policy_implENS_12"
+				     "MemoryFormatE\n"), "fw.deprecated_gpu_package");
+	assert_string_equal(first_id("ImportError: libfoo.so: undefined symbol: _ZN4absl12lts_2023080212log_"
+				     "internal9LogMessageC1EPKci\n"), "none");
+}
+
 int
 main(void)
 {
@@ -460,6 +476,7 @@ main(void)
 		cmocka_unit_test(pip_release_outside_the_list),
 		cmocka_unit_test(gpu_initialisation_in_the_kernel),
 		cmocka_unit_test(jetpack4_container_without_the_runtime),
+		cmocka_unit_test(extension_built_for_another_torch),
 	};
 
 	return cmocka_run_group_tests(tests, load_samples, NULL);
