@@ -645,8 +645,8 @@ pip_versions_context(struct explain *x)
 
 /*
  * A JetPack 4 container (an L4T r32 image) holds no CUDA libraries of its
- * own: the NVIDIA runtime mounts CUDA, cuDNN and TensorRT from the Jetson
- * host when it starts the container (or builds an image, as the default
+ * own: the NVIDIA runtime mounts the driver's libcuda, CUDA, cuDNN and
+ * TensorRT from the Jetson host when it starts the container (or builds an image, as the default
  * runtime). A CUDA library missing inside one is a container started, or
  * an image built, without that runtime.
  */
@@ -660,8 +660,7 @@ l4t_context(struct explain *x)
 		return;
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
-		if ((strcmp(c->id, "lib.cuda_lib_missing") && strcmp(c->id, "lib.cudart_missing") &&
-		     strcmp(c->id, "lib.cudnn_missing")) || runtime_row(c))
+		if (!explain_library_missing(c->id) || runtime_row(c))
 			continue;
 		explain_recast(c, "host.container_no_gpu",
 		       xstrdup("The Jetson container was started without the NVIDIA runtime"),

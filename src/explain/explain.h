@@ -189,6 +189,9 @@ const char *explain_value_at(const struct explain_cause *c, const char *name, in
 /* Fold c into the cause that explains it: c is hidden and listed among
  * what into also explains, with what c had taken. */
 void explain_fold(struct explain_cause *into, struct explain_cause *c);
+/* Whether finding id is a library not found: the driver's libcuda, the
+ * CUDA runtime, cuDNN or another CUDA library. */
+bool explain_library_missing(const char *id);
 /* The worst severity of the causes that are not harmless; SEV_INFO when
  * none. */
 enum severity explain_worst(const struct explain *x);

@@ -304,8 +304,8 @@ tf_era_fix(struct explain_cause *c, const char *name, struct tf_range r)
 	c->fix = fix;
 }
 
-static bool
-library_missing(const char *id)
+bool
+explain_library_missing(const char *id)
 {
 	return !strcmp(id, "driver.libcuda_missing") || !strcmp(id, "lib.cudart_missing") ||
 	       !strcmp(id, "lib.cudnn_missing") || !strcmp(id, "lib.cuda_lib_missing");
@@ -327,7 +327,7 @@ derive(struct explain_cause *c)
 			if (!strcmp(cap->name, "soname") || !strcmp(cap->name, "dll")) {
 				struct tf_range r;
 
-				if (!named && library_missing(c->id) && library_family(v))
+				if (!named && explain_library_missing(c->id) && library_family(v))
 					c->id = library_family(v);
 				named = true;
 				library_meaning(v, what, sizeof(what));

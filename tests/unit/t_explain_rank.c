@@ -442,6 +442,10 @@ jetpack4_container_without_the_runtime(void **state)
 	snprintf(log, sizeof(log), "$ docker run -it nvcr.io/nvidia/l4t-pytorch:r35.2.1-pth2.0-py3\n%s", missing);
 	assert_string_not_equal(first_id(log), "host.container_no_gpu");
 	assert_string_equal(first_id(missing), "lib.cuda_lib_missing");
+	/* the driver's library is mounted from the host too */
+	assert_string_equal(first_id("$ docker run -it nvcr.io/nvidia/l4t-base:r32.7.1\n"
+				     "OSError: libcuda.so.1: cannot open shared object file: No such file or "
+				     "directory\n"), "host.container_no_gpu");
 }
 
 /* An extension's undefined symbol in PyTorch's C++ namespaces is an
