@@ -553,6 +553,30 @@ requested_gpu_context(struct explain *x)
 	}
 }
 
+/*
+ * An image build's RUN steps run in containers that are given no GPU:
+ * BuildKit, Docker's builder since 23.0, has no GPU request for them, and
+ * the classic builder only uses the NVIDIA runtime when the daemon's
+ * default-runtime is "nvidia". A GPU check or a CUDA extension's build
+ * that looks for the GPU there finds none, whatever the host has.
+ */
+static void
+image_build_without_gpu(struct explain_cause *c, unsigned long line)
+{
+	explain_recast(c, "host.container_no_gpu", xstrdup("An image build step ran without GPU access"),
+		       "docker build runs each RUN step in a container that has no GPU and no driver "
+		       "libraries: BuildKit, Docker's builder since 23.0, gives its steps none, and the "
+		       "classic builder only when the daemon's default runtime is nvidia. A GPU check or "
+		       "a CUDA extension's build that looks for the GPU fails there, however the host is "
+		       "set up.",
+		       "Run the GPU step in the container instead: docker run --gpus all IMAGE ...\n"
+		       "For a CUDA extension's build, name the GPUs so it needs none: "
+		       "ENV TORCH_CUDA_ARCH_LIST=\"8.0 8.6 8.9 9.0\"\n"
+		       "Classic builder only: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json, "
+		       "sudo systemctl restart docker, then DOCKER_BUILDKIT=0 docker build .");
+	explain_evidence(c, "the log comes from an image build (line %lu) and asks for no GPU", line);
+}
+
 static void
 container_context(struct explain *x)
 {
@@ -576,6 +600,10 @@ container_context(struct explain *x)
 		if (!gpu_not_found(c->id) || (x->run_line && c->lines[0] < x->run_line) || access_lost(c) ||
 		    runtime_row(c))
 			continue;
+		if (!x->run_line && x->image_build_line) {
+			image_build_without_gpu(c, x->image_build_line);
+			return;
+		}
 		explain_recast(c, "host.container_no_gpu",
 		       xstrdup("The container was started without GPU access"),
 		       "A container has no GPU unless it is asked for one: without --gpus (or "

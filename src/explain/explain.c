@@ -96,6 +96,15 @@ static const char *const wsl_words[] = {
  * runtime mounts from the Jetson host (l4t_line). */
 #define L4T_R32_WORDS "l4t-r32", "l4t:r32", "l4t-base:r32", "l4t-ml:r32", "l4t-pytorch:r32"
 
+/* The words of an image build, whose steps run in containers that have no
+ * GPU: Docker's command, the classic builder's failed step ("The command
+ * '/bin/sh -c ...' returned a non-zero code: 1") and BuildKit's ("process
+ * \"/bin/sh -c ...\" did not complete successfully: exit code: 1",
+ * "executor failed running [/bin/sh -c ...]"). They end container_words
+ * (IMAGE_BUILD_FIRST on). */
+#define IMAGE_BUILD_WORDS "docker build", "returned a non-zero code", "did not complete successfully: exit code", \
+	"executor failed running"
+
 /* Words that say the log comes from a container or a cluster's pod, where
  * a GPU that is not there is most often a GPU not asked for (rank.c):
  * compose's "Attaching to" and its containers' names ("Creating
@@ -106,8 +115,10 @@ static const char *const wsl_words[] = {
 static const char *const container_words[] = {
 	"docker-compose", "docker compose", "docker exec", "/.dockerenv", "kubectl ", "kubernetes",
 	"podman ", "apptainer", "singularity", "nvcr.io/", "root@", "on this host (", "entrypoint.sh",
-	"attaching to ", "_run ... done", "_1 ... done", L4T_R32_WORDS, NULL,
+	"attaching to ", "_run ... done", "_1 ... done", L4T_R32_WORDS, IMAGE_BUILD_WORDS, NULL,
 };
+#define NCONTAINER_WORDS (sizeof container_words / sizeof container_words[0] - 1)
+#define IMAGE_BUILD_FIRST (NCONTAINER_WORDS - 4)
 
 /* Commands that start a Slurm job step (job_step). */
 #define RUN_JOB 2                /* KW_RUN ids from here on are job_words */
@@ -468,7 +479,7 @@ explain_reset(struct explain *x)
 	x->ncauses = x->acauses = 0;
 	x->bytes = 0;
 	x->lines = x->wsl_line = x->cvd_line = x->run_line = x->container_line = x->gpu_request_line = 0;
-	x->job_line = x->job_gpu_line = x->l4t_line = 0;
+	x->job_line = x->job_gpu_line = x->l4t_line = x->image_build_line = 0;
 	x->bus_line = x->nccl_bus_line = 0;
 	x->source_build_line = 0;
 	x->listing.in_frame = false;
@@ -894,6 +905,8 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 				x->container_line = line;
 			if (!x->l4t_line && strstr(container_words[hits[i].id & 0xffffu], "r32"))
 				x->l4t_line = line;
+			if (!x->image_build_line && (hits[i].id & 0xffffu) >= IMAGE_BUILD_FIRST)
+				x->image_build_line = line;
 		} else if (hits[i].id & KW_SRC) {
 			if (!x->source_build_line)
 				x->source_build_line = line;

@@ -114,6 +114,7 @@ struct explain {
 	char cvd_value[64];              /* the value it sets */
 	unsigned long run_line;          /* first `docker run` without GPUs; 0 none */
 	unsigned long container_line;    /* first sign of a container or a pod; 0 none */
+	unsigned long image_build_line;  /* first sign of an image build (docker build's steps); 0 none */
 	unsigned long gpu_request_line;  /* first request of GPUs for a container; 0 none */
 	unsigned long job_line;          /* first Slurm job step (srun, sbatch, salloc) without GPUs; 0 none */
 	unsigned long job_gpu_line;      /* first Slurm request of GPUs (--gres=gpu, --gpus, -G); 0 none */

@@ -464,6 +464,37 @@ extension_built_for_another_torch(void **state)
 				     "internal9LogMessageC1EPKci\n"), "none");
 }
 
+/* An image build's steps have no GPU: a GPU missing in one is the build's,
+ * in the classic builder's and BuildKit's words; a build that asks for a
+ * GPU (the classic builder with nvidia-docker) is not read so. */
+static void
+image_build_step_without_a_gpu(void **state)
+{
+	static const char *const missing = "OSError: libcuda.so.1: cannot open shared object file: No such file "
+					   "or directory\n";
+	char log[512];
+
+	(void)state;
+	snprintf(log, sizeof(log), "Step 5/9 : RUN python setup.py install\n%sThe command '/bin/sh -c python "
+		 "setup.py install' returned a non-zero code: 1\n", missing);
+	assert_string_equal(first_id(log), "host.container_no_gpu");
+	assert_string_equal(first_title(log), "An image build step ran without GPU access");
+	snprintf(log, sizeof(log), "#9 [5/8] RUN python -c 'import torch; assert torch.cuda.is_available()'\n"
+		 "#9 0.512 AssertionError\nERROR: process \"/bin/sh -c python\" did not complete successfully: "
+		 "exit code: 1\nNo CUDA GPUs are available\n");
+	assert_string_equal(first_id(log), "host.container_no_gpu");
+	/* without the build's words the same line is the driver's library */
+	assert_string_equal(first_id(missing), "driver.libcuda_missing");
+	/* a build that asks for the GPU */
+	snprintf(log, sizeof(log), "$ nvidia-docker build -t app .\n%sThe command '/bin/sh -c make' returned a "
+		 "non-zero code: 1\n", missing);
+	assert_string_not_equal(first_title(log), "An image build step ran without GPU access");
+	/* another error in the build speaks for itself */
+	snprintf(log, sizeof(log), "$ docker build .\nnvcc fatal : Unsupported gpu architecture 'compute_30'\n"
+		 "The command '/bin/sh -c make' returned a non-zero code: 1\n");
+	assert_string_not_equal(first_id(log), "host.container_no_gpu");
+}
+
 int
 main(void)
 {
@@ -481,6 +512,7 @@ main(void)
 		cmocka_unit_test(gpu_initialisation_in_the_kernel),
 		cmocka_unit_test(jetpack4_container_without_the_runtime),
 		cmocka_unit_test(extension_built_for_another_torch),
+		cmocka_unit_test(image_build_step_without_a_gpu),
 	};
 
 	return cmocka_run_group_tests(tests, load_samples, NULL);
