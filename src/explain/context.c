@@ -622,6 +622,44 @@ container_context(struct explain *x)
 }
 
 /*
+ * A hosted notebook (Colab, Kaggle) runs on a virtual machine that has an
+ * NVIDIA driver whenever a GPU is attached to it: no driver, no device or
+ * a framework that sees no GPU there is a runtime chosen without a GPU,
+ * not a driver to install. Only when the log holds no other error and
+ * starts no container of its own.
+ */
+static void
+notebook_context(struct explain *x)
+{
+	static const char *const no_gpu[] = {
+		"driver.libcuda_missing", "kmod.nvidia_not_loaded", "driver.no_visible_device",
+		"fw.no_gpu_at_runtime", NULL,
+	};
+	size_t i;
+	int k;
+
+	if (!x->notebook_line || x->run_line || x->gpu_request_line || x->image_build_line || other_error(x))
+		return;
+	for (i = 0; i < x->ncauses; i++) {
+		struct explain_cause *c = &x->causes[i];
+		for (k = 0; no_gpu[k] && strcmp(c->id, no_gpu[k]); k++)
+			;
+		if (!no_gpu[k] || c->role != EXPLAIN_CAUSE)
+			continue;
+		explain_recast(c, "hw.no_nvidia_gpu", xstrdup("The notebook's runtime has no GPU"),
+		       "A hosted notebook (Colab, Kaggle) runs on a virtual machine that has an NVIDIA GPU "
+		       "and its driver only when a GPU runtime or accelerator is chosen; on the default CPU "
+		       "runtime there is no driver and no device, whatever is installed in it. A runtime "
+		       "whose GPU quota ran out falls back to one without a GPU.",
+		       "Colab: Runtime > Change runtime type > a GPU (T4 is the free one), then run the "
+		       "notebook again\nKaggle: Settings > Accelerator > a GPU\n!nvidia-smi   # in a cell: "
+		       "the GPU, once one is attached");
+		explain_evidence(c, "the log comes from a hosted notebook (line %lu)", x->notebook_line);
+		return;
+	}
+}
+
+/*
  * pip's "Could not find a version that satisfies the requirement
  * tensorflow==1.5.0 (from versions: 1.13.0rc1, ..., 2.0.0b1)" lists, in
  * ascending order, the releases with a wheel for this Python and platform.
@@ -896,6 +934,7 @@ explain_context(struct explain *x)
 	nvcc_arch_context(x);
 	visible_devices_context(x);
 	container_context(x);
+	notebook_context(x);
 	slurm_context(x);
 	pip_versions_context(x);
 	l4t_context(x);

@@ -120,6 +120,15 @@ static const char *const container_words[] = {
 #define NCONTAINER_WORDS (sizeof container_words / sizeof container_words[0] - 1)
 #define IMAGE_BUILD_FIRST (NCONTAINER_WORDS - 4)
 
+/* Words of a hosted notebook's virtual machine (Colab's /content working
+ * directory and module, Kaggle's /kaggle directories), which has an NVIDIA
+ * driver whenever a GPU is attached to it (notebook_line). Their ids
+ * follow container_words' from NOTEBOOK_BASE on. */
+#define NOTEBOOK_BASE 0x8000u
+static const char *const notebook_words[] = {
+	"/content/", "colab.research.google.com", "google.colab", "/kaggle/working", "/kaggle/input", NULL,
+};
+
 /* Commands that start a Slurm job step (job_step). */
 #define RUN_JOB 2                /* KW_RUN ids from here on are job_words */
 static const char *const job_words[] = {
@@ -172,6 +181,19 @@ container_sign(const unsigned char *s, size_t len, size_t end, unsigned word)
 		if (!isdigit(s[end + i]) && (s[end + i] < 'a' || s[end + i] > 'f'))
 			return false;
 	return s[end + 12] == ':' || s[end + 12] == ')';
+}
+
+/* Whether the notebook word that ends at end in s is a sign of one: Colab's
+ * "/content/" only as a path's start (after a blank, a quote, a bracket,
+ * "=" or ":"), not inside another path ("/var/www/content/", "wp-content/"). */
+static bool
+notebook_sign(const unsigned char *s, size_t end, unsigned word)
+{
+	size_t start = end - strlen(notebook_words[word]);
+
+	if (strcmp(notebook_words[word], "/content/"))
+		return true;
+	return start == 0 || strchr(" \t\"'`(=:", s[start - 1]) != NULL;
 }
 
 /* Whether the WSL word that ends at end in s is a sign of WSL: a prompt's
@@ -390,6 +412,8 @@ explain_init(struct explain *x, char *err, size_t errsize)
 		acm_add(x->acm, job_words[i], strlen(job_words[i]), KW_RUN | (unsigned)(RUN_JOB + i));
 	for (i = 0; container_words[i]; i++)
 		acm_add(x->acm, container_words[i], strlen(container_words[i]), KW_CTR | (unsigned)i);
+	for (i = 0; notebook_words[i]; i++)
+		acm_add(x->acm, notebook_words[i], strlen(notebook_words[i]), KW_CTR | (unsigned)(NOTEBOOK_BASE + i));
 	for (i = 0; bus_words[i]; i++)
 		acm_add(x->acm, bus_words[i], strlen(bus_words[i]), KW_BUS | (unsigned)i);
 	for (i = 0; gpu_request_words[i]; i++)
@@ -479,7 +503,7 @@ explain_reset(struct explain *x)
 	x->ncauses = x->acauses = 0;
 	x->bytes = 0;
 	x->lines = x->wsl_line = x->cvd_line = x->run_line = x->container_line = x->gpu_request_line = 0;
-	x->job_line = x->job_gpu_line = x->l4t_line = x->image_build_line = 0;
+	x->job_line = x->job_gpu_line = x->l4t_line = x->image_build_line = x->notebook_line = 0;
 	x->bus_line = x->nccl_bus_line = 0;
 	x->source_build_line = 0;
 	x->listing.in_frame = false;
@@ -487,6 +511,7 @@ explain_reset(struct explain *x)
 	x->has_text = false;
 	x->bom16 = false;
 	x->tail_len = 0;
+	x->tail_row = SIZE_MAX;
 	x->sample = x->sample_nul = 0;
 	memset(&x->stated, 0, sizeof(x->stated));
 	x->stated.mem_free_mib = -1;
@@ -694,7 +719,10 @@ record(struct explain *x, size_t pi, const char *text, const regmatch_t *m, size
  * the next line completes the anchor, directly (a cut inside a word),
  * after a blank (a wrap at a space) or after the indentation of the block
  * both lines belong to, the two are matched as one line, under the first
- * one's number.
+ * one's number. A wrap after the anchor, inside what the row's expression
+ * reads ("implementation for device cu" / "da:0 not found."), is joined
+ * the same ways when the expression that failed on the line matches the
+ * two as one (keep_failed_tail).
  */
 #define JOIN_LOOK 256            /* bytes of the next line that may complete an anchor */
 
@@ -705,6 +733,7 @@ keep_tail(struct explain *x, const unsigned char *s, size_t len, unsigned long l
 	size_t k;
 
 	x->tail_len = 0;
+	x->tail_row = SIZE_MAX;
 	if (!acm_state_deep(state))
 		return;
 	k = len < EXPLAIN_TAIL ? len : EXPLAIN_TAIL;
@@ -712,6 +741,37 @@ keep_tail(struct explain *x, const unsigned char *s, size_t len, unsigned long l
 	x->tail_len = k;
 	x->tail_state = state;
 	x->tail_line = line;
+}
+
+/* Keeps the cleaned line's end when no row matched it but the anchor of
+ * row did: the next line may hold the rest of what row's expression reads. */
+static void
+keep_failed_tail(struct explain *x, size_t row, unsigned long line)
+{
+	size_t len = strlen(x->line), k = len < EXPLAIN_TAIL ? len : EXPLAIN_TAIL;
+
+	if (x->joining || x->tail_len)
+		return;
+	memcpy(x->tail, x->line + len - k, k);
+	x->tail_len = k;
+	x->tail_state = 0;
+	x->tail_line = line;
+	x->tail_row = row;
+}
+
+/* Whether the expression that failed on the kept tail matches it joined
+ * with s (sep between them), held in x->joined (NUL-terminated). */
+static bool
+completes_expression(struct explain *x, const unsigned char *s, size_t len, const char *sep)
+{
+	size_t k = x->tail_len, take = len < JOIN_LOOK ? len : JOIN_LOOK;
+
+	memcpy(x->joined, x->tail, k);
+	memcpy(x->joined + k, sep, strlen(sep));
+	k += strlen(sep);
+	memcpy(x->joined + k, s, take);
+	x->joined[k + take] = '\0';
+	return regexec(&x->re[x->tail_row], (const char *)x->joined, 0, NULL, 0) == 0;
 }
 
 /* Whether s completes an anchor begun at the kept tail (sep: "" or " "
@@ -780,7 +840,7 @@ join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			s += indent;
 			len -= indent;
 		}
-		if (!completes_anchor(x, s, len, sep))
+		if (x->tail_row != SIZE_MAX ? !completes_expression(x, s, len, sep) : !completes_anchor(x, s, len, sep))
 			continue;
 		k = x->tail_len;
 		memcpy(x->joined, x->tail, k);
@@ -789,6 +849,7 @@ join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		memcpy(x->joined + k, s, len < NORM_MAX ? len : NORM_MAX);
 		k += len < NORM_MAX ? len : NORM_MAX;
 		x->tail_len = 0;
+		x->tail_row = SIZE_MAX;
 		x->joining = true;
 		explain_line(x, x->joined, k, x->tail_line);
 		x->joining = false;
@@ -849,7 +910,7 @@ void
 explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned long line)
 {
 	struct acm_hit hits[MAX_HITS];
-	size_t n, i, best = SIZE_MAX, best_len = 0, best_rlen = 0, first_end = 0, off, row;
+	size_t n, i, best = SIZE_MAX, best_len = 0, best_rlen = 0, first_end = 0, off, row, failed = SIZE_MAX;
 	regmatch_t m[MAX_GROUPS], best_m[MAX_GROUPS];
 	size_t best_groups = 0;
 	bool gpu = false, error = false, anchor = false, stated = false, trigger = false, code;
@@ -900,6 +961,9 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 				job_step(x, s, len, &hits[i], line);
 			else if (!x->run_line && !gpu_flags(s, len, hits[i].end))
 				x->run_line = line;
+		} else if ((hits[i].id & KW_CTR) && (hits[i].id & 0xffffu) >= NOTEBOOK_BASE) {
+			if (!x->notebook_line && notebook_sign(s, hits[i].end, (hits[i].id & 0xffffu) - NOTEBOOK_BASE))
+				x->notebook_line = line;
 		} else if (hits[i].id & KW_CTR) {
 			if (!x->container_line && container_sign(s, len, hits[i].end, hits[i].id & 0xffffu))
 				x->container_line = line;
@@ -1001,8 +1065,11 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			ng = x->re[id].re_nsub + 1;
 			if (ng > MAX_GROUPS)
 				ng = MAX_GROUPS;
-			if (regexec(&x->re[id], x->line, ng, m, 0) != 0)
+			if (regexec(&x->re[id], x->line, ng, m, 0) != 0) {
+				if (failed == SIZE_MAX || alen > strlen(x->pats[failed].anchor))
+					failed = id;
 				continue;
+			}
 			memcpy(best_m, m, ng * sizeof(*m));
 			best_groups = ng;
 		} else {
@@ -1012,6 +1079,8 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		best_len = alen;
 		best_rlen = rlen;
 	}
+	if (best == SIZE_MAX && failed != SIZE_MAX)
+		keep_failed_tail(x, failed, line);
 	if (best != SIZE_MAX) {
 		record(x, best, x->line, best_groups ? best_m : NULL, best_groups, line,
 		       EXPLAIN_CAUSE, NULL);

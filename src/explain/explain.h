@@ -115,6 +115,7 @@ struct explain {
 	unsigned long run_line;          /* first `docker run` without GPUs; 0 none */
 	unsigned long container_line;    /* first sign of a container or a pod; 0 none */
 	unsigned long image_build_line;  /* first sign of an image build (docker build's steps); 0 none */
+	unsigned long notebook_line;     /* first sign of a hosted notebook (Colab, Kaggle); 0 none */
 	unsigned long gpu_request_line;  /* first request of GPUs for a container; 0 none */
 	unsigned long job_line;          /* first Slurm job step (srun, sbatch, salloc) without GPUs; 0 none */
 	unsigned long job_gpu_line;      /* first Slurm request of GPUs (--gres=gpu, --gpus, -G); 0 none */
@@ -141,6 +142,7 @@ struct explain {
 	unsigned char *tail;             /* its last EXPLAIN_TAIL bytes at most */
 	size_t tail_len;                 /* 0: nothing kept */
 	unsigned tail_state;             /* the matcher's state at its end */
+	size_t tail_row;                 /* a row its anchor found and its expression did not; SIZE_MAX none */
 	unsigned long tail_line;
 	unsigned char *joined;           /* scratch: tail + the next line */
 	bool joining;

@@ -495,6 +495,66 @@ image_build_step_without_a_gpu(void **state)
 	assert_string_not_equal(first_id(log), "host.container_no_gpu");
 }
 
+/* A hosted notebook's machine has a driver whenever a GPU is attached: no
+ * driver there is a runtime without a GPU. Colab's directory counts only
+ * as a path's start; a container of its own, or another error, speaks
+ * instead. */
+static void
+notebook_runtime_without_a_gpu(void **state)
+{
+	static const char *const no_driver = "RuntimeError: Found no NVIDIA driver on your system. Please check "
+					     "that you have an NVIDIA GPU and installed a driver\n";
+	char log[512];
+
+	(void)state;
+	snprintf(log, sizeof(log), "%%cd /content/Fooocus\n!python entry_with_update.py --share\n%s", no_driver);
+	assert_string_equal(first_id(log), "hw.no_nvidia_gpu");
+	assert_string_equal(first_title(log), "The notebook's runtime has no GPU");
+	snprintf(log, sizeof(log), "  File \"/kaggle/working/train.py\", line 3\n%s", no_driver);
+	assert_string_equal(first_id(log), "hw.no_nvidia_gpu");
+	/* not a notebook's directory */
+	snprintf(log, sizeof(log), "GET /wp-content/uploads/a.png\n%s", no_driver);
+	assert_string_equal(first_id(log), "driver.libcuda_missing");
+	assert_string_equal(first_id(no_driver), "driver.libcuda_missing");
+	/* a container started from the notebook */
+	snprintf(log, sizeof(log), "%%cd /content\n!docker run -it img python a.py\n%s", no_driver);
+	assert_string_equal(first_id(log), "host.container_no_gpu");
+	/* another error */
+	snprintf(log, sizeof(log), "%%cd /content\n%sRuntimeError: CUDA error: no kernel image is available for "
+		 "execution on the device\n", no_driver);
+	assert_string_not_equal(first_id(log), "hw.no_nvidia_gpu");
+}
+
+/* A wrap after the anchor, inside what the row's expression reads, is
+ * joined when the expression that failed on the line matches the two as
+ * one; a next line that does not complete it is read on its own. */
+static void
+wrap_inside_the_expression_is_joined(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "RuntimeError: nms_impl: implementation for device cu\n"
+		     "da:0 not found.\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "fw.cpu_only_build");
+	assert_int_equal(x.causes[0].lines[0], 1);
+	explain_release(&x);
+
+	/* at a space */
+	run_text(&x, "Downloading tensorflow-gpu-2.12.0.tar.gz\n(2.6 kB)\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "fw.deprecated_gpu_package");
+	explain_release(&x);
+
+	run_text(&x, "RuntimeError: nms_impl: implementation for device\n"
+		     "Found no NVIDIA driver on your system.\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_string_equal(x.causes[0].id, "driver.libcuda_missing");
+	assert_int_equal(x.causes[0].lines[0], 2);
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -513,6 +573,8 @@ main(void)
 		cmocka_unit_test(jetpack4_container_without_the_runtime),
 		cmocka_unit_test(extension_built_for_another_torch),
 		cmocka_unit_test(image_build_step_without_a_gpu),
+		cmocka_unit_test(notebook_runtime_without_a_gpu),
+		cmocka_unit_test(wrap_inside_the_expression_is_joined),
 	};
 
 	return cmocka_run_group_tests(tests, load_samples, NULL);
