@@ -406,6 +406,14 @@ pip_release_outside_the_list(void **state)
 	assert_string_equal(first_id("ERROR: Could not find a version that satisfies the requirement "
 				     "torch==2.0.5 (from versions: 1.7.1, 1.8.0, 2.2.2)\n"),
 			    "fw.not_installed");
+	/* retyped: no colon, no blank, the parenthesis not closed */
+	assert_string_equal(first_id("ERROR: could not find a version that satisfies the requirement "
+				     "torch==2.9.0(from versions 1.7.1, 1.8.0, 2.2.2\n"),
+			    "fw.python_unsupported");
+	/* a CUDA build's local version is the index's question, not the Python's */
+	assert_string_equal(first_id("ERROR: Could not find a version that satisfies the requirement "
+				     "torch==2.1.0+cu121 (from versions: 2.2.0, 2.2.1, 2.3.0)\n"),
+			    "fw.not_installed");
 }
 
 /* The driver's own failure to bring a GPU up, with or without its code,
