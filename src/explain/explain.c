@@ -100,10 +100,14 @@ static const char *const wsl_words[] = {
  * GPU: Docker's command, the classic builder's failed step ("The command
  * '/bin/sh -c ...' returned a non-zero code: 1") and BuildKit's ("process
  * \"/bin/sh -c ...\" did not complete successfully: exit code: 1",
- * "executor failed running [/bin/sh -c ...]"). They end container_words
- * (IMAGE_BUILD_FIRST on). */
-#define IMAGE_BUILD_WORDS "docker build", "returned a non-zero code", "did not complete successfully: exit code", \
-	"executor failed running"
+ * "executor failed running [/bin/sh -c ...]"). A sign of a container too
+ * (image_build_line); their ids follow container_words' from
+ * IMAGE_BUILD_BASE on. */
+#define IMAGE_BUILD_BASE 0x4000u
+static const char *const image_build_words[] = {
+	"docker build", "returned a non-zero code", "did not complete successfully: exit code",
+	"executor failed running", NULL,
+};
 
 /* Words that say the log comes from a container or a cluster's pod, where
  * a GPU that is not there is most often a GPU not asked for (rank.c):
@@ -115,10 +119,8 @@ static const char *const wsl_words[] = {
 static const char *const container_words[] = {
 	"docker-compose", "docker compose", "docker exec", "/.dockerenv", "kubectl ", "kubernetes",
 	"podman ", "apptainer", "singularity", "nvcr.io/", "root@", "on this host (", "entrypoint.sh",
-	"attaching to ", "_run ... done", "_1 ... done", L4T_R32_WORDS, IMAGE_BUILD_WORDS, NULL,
+	"attaching to ", "_run ... done", "_1 ... done", L4T_R32_WORDS, NULL,
 };
-#define NCONTAINER_WORDS (sizeof container_words / sizeof container_words[0] - 1)
-#define IMAGE_BUILD_FIRST (NCONTAINER_WORDS - 4)
 
 /* Words of a hosted notebook's virtual machine (Colab's /content working
  * directory and module, Kaggle's /kaggle directories), which has an NVIDIA
@@ -412,6 +414,9 @@ explain_init(struct explain *x, char *err, size_t errsize)
 		acm_add(x->acm, job_words[i], strlen(job_words[i]), KW_RUN | (unsigned)(RUN_JOB + i));
 	for (i = 0; container_words[i]; i++)
 		acm_add(x->acm, container_words[i], strlen(container_words[i]), KW_CTR | (unsigned)i);
+	for (i = 0; image_build_words[i]; i++)
+		acm_add(x->acm, image_build_words[i], strlen(image_build_words[i]),
+			KW_CTR | (unsigned)(IMAGE_BUILD_BASE + i));
 	for (i = 0; notebook_words[i]; i++)
 		acm_add(x->acm, notebook_words[i], strlen(notebook_words[i]), KW_CTR | (unsigned)(NOTEBOOK_BASE + i));
 	for (i = 0; bus_words[i]; i++)
@@ -964,13 +969,16 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		} else if ((hits[i].id & KW_CTR) && (hits[i].id & 0xffffu) >= NOTEBOOK_BASE) {
 			if (!x->notebook_line && notebook_sign(s, hits[i].end, (hits[i].id & 0xffffu) - NOTEBOOK_BASE))
 				x->notebook_line = line;
+		} else if ((hits[i].id & KW_CTR) && (hits[i].id & 0xffffu) >= IMAGE_BUILD_BASE) {
+			if (!x->container_line)
+				x->container_line = line;
+			if (!x->image_build_line)
+				x->image_build_line = line;
 		} else if (hits[i].id & KW_CTR) {
 			if (!x->container_line && container_sign(s, len, hits[i].end, hits[i].id & 0xffffu))
 				x->container_line = line;
 			if (!x->l4t_line && strstr(container_words[hits[i].id & 0xffffu], "r32"))
 				x->l4t_line = line;
-			if (!x->image_build_line && (hits[i].id & 0xffffu) >= IMAGE_BUILD_FIRST)
-				x->image_build_line = line;
 		} else if (hits[i].id & KW_SRC) {
 			if (!x->source_build_line)
 				x->source_build_line = line;
