@@ -65,6 +65,8 @@
 
 static const char *root;
 
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
 static void
 die(const char *fmt, ...)
 {
