@@ -195,7 +195,7 @@ notebook_sign(const unsigned char *s, size_t end, unsigned word)
 
 	if (strcmp(notebook_words[word], "/content/"))
 		return true;
-	return start == 0 || strchr(" \t\"'`(=:", s[start - 1]) != NULL;
+	return start == 0 || (s[start - 1] && strchr(" \t\"'`(=:", s[start - 1]) != NULL);
 }
 
 /* Whether the WSL word that ends at end in s is a sign of WSL: a prompt's
