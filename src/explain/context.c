@@ -94,7 +94,7 @@ visible_devices_context(struct explain *x)
 		if (strcmp(c->id, "driver.no_visible_device"))
 			continue;
 		explain_recast(c, hides ? "env.visible_devices_hides_all" : "env.visible_devices_invalid",
-		       hides ? xasprintf("CUDA_VISIBLE_DEVICES=%s hides every GPU", v)
+		       hides ? xasprintf("CUDA_VISIBLE_DEVICES=%s hides every GPU", v[0] ? v : "'' (empty)")
 			     : xasprintf("CUDA_VISIBLE_DEVICES=%s names GPUs that CUDA does not find", v),
 		       NULL,
 		       "List the GPUs that exist and their indices, then set the variable to those "

@@ -248,15 +248,21 @@ static bool
 visible_devices_value(const unsigned char *s, size_t len, char *out, size_t size)
 {
 	size_t i = 0, o = 0;
+	unsigned char quote = 0;
 
 	while (i < len && (s[i] == ' ' || s[i] == '"' || s[i] == '\'' || s[i] == ']'))
 		i++;
 	if (i >= len || (s[i] != '=' && s[i] != ':'))
 		return false;
 	i++;
-	while (i < len && (s[i] == ' ' || s[i] == '"' || s[i] == '\''))
+	while (i < len && s[i] == ' ')
 		i++;
-	while (i < len && o + 1 < size && (isalnum(s[i]) || s[i] == ',' || s[i] == '-' || s[i] == '_'))
+	/* a quoted value ends at its quote: '' is the empty value, not the
+	 * word after it */
+	if (i < len && (s[i] == '"' || s[i] == '\''))
+		quote = s[i++];
+	while (i < len && o + 1 < size && s[i] != quote &&
+	       (isalnum(s[i]) || s[i] == ',' || s[i] == '-' || s[i] == '_'))
 		out[o++] = (char)s[i++];
 	out[o] = '\0';
 	return true;

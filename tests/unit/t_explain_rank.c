@@ -563,6 +563,27 @@ wrap_inside_the_expression_is_joined(void **state)
 	explain_release(&x);
 }
 
+/* CUDA_VISIBLE_DEVICES as a shell or a script sets it: a quoted empty
+ * value hides every GPU (the word after it is no value), a quoted list
+ * names GPUs. */
+static void
+visible_devices_as_set(void **state)
+{
+	static const char *const none = "RuntimeError: No CUDA GPUs are available\n";
+	char log[256];
+
+	(void)state;
+	snprintf(log, sizeof(log), "$ CUDA_VISIBLE_DEVICES='' julia --project\n%s", none);
+	assert_string_equal(first_id(log), "env.visible_devices_hides_all");
+	assert_string_equal(first_title(log), "CUDA_VISIBLE_DEVICES='' (empty) hides every GPU");
+	snprintf(log, sizeof(log), "$ CUDA_VISIBLE_DEVICES=\"\" python train.py\n%s", none);
+	assert_string_equal(first_id(log), "env.visible_devices_hides_all");
+	snprintf(log, sizeof(log), "$ CUDA_VISIBLE_DEVICES=\"2,3\" python train.py\n%s", none);
+	assert_string_equal(first_id(log), "env.visible_devices_invalid");
+	snprintf(log, sizeof(log), "$ export CUDA_VISIBLE_DEVICES=-1\n%s", none);
+	assert_string_equal(first_id(log), "env.visible_devices_hides_all");
+}
+
 int
 main(void)
 {
@@ -583,6 +604,7 @@ main(void)
 		cmocka_unit_test(image_build_step_without_a_gpu),
 		cmocka_unit_test(notebook_runtime_without_a_gpu),
 		cmocka_unit_test(wrap_inside_the_expression_is_joined),
+		cmocka_unit_test(visible_devices_as_set),
 	};
 
 	return cmocka_run_group_tests(tests, load_samples, NULL);
