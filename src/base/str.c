@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 char *
 str_copy(char *dst, size_t size, const char *src)
@@ -97,4 +98,22 @@ str_all_digits(const char *s)
 		if (*s < '0' || *s > '9')
 			return false;
 	return true;
+}
+
+bool
+str_among(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+bool
+str_among_case(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcasecmp(s, *list))
+			return true;
+	return false;
 }

@@ -1,6 +1,7 @@
 /*
  * str.h - small string helpers for fixed-size arrays and parsing: copying
- * with truncation, prefix tests, trimming. No allocation.
+ * with truncation, prefix tests, trimming, membership in a list. No
+ * allocation.
  */
 #ifndef GPUDOCTOR_STR_H
 #define GPUDOCTOR_STR_H
@@ -25,5 +26,9 @@ char *str_unquote(char *s);
 bool str_eq(const char *a, const char *b); /* NULL-safe */
 /* Non-empty and nothing but ASCII digits. */
 bool str_all_digits(const char *s);
+/* Whether s is one of the strings of list (NULL-terminated); _case:
+ * ignoring ASCII case. */
+bool str_among(const char *s, const char *const *list);
+bool str_among_case(const char *s, const char *const *list);
 
 #endif

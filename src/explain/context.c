@@ -475,12 +475,8 @@ gpu_not_found(const char *id)
 		"kmod.device_nodes_missing", "kmod.nvidia_not_loaded", "fw.no_gpu_at_runtime", "rt.unknown",
 		NULL,
 	};
-	int k;
 
-	for (k = 0; inside[k]; k++)
-		if (!strcmp(id, inside[k]))
-			return true;
-	return false;
+	return str_among(id, inside);
 }
 
 /* Whether the log holds an error cause other than a GPU not found: then
@@ -636,15 +632,12 @@ notebook_context(struct explain *x)
 		"fw.no_gpu_at_runtime", NULL,
 	};
 	size_t i;
-	int k;
 
 	if (!x->notebook_line || x->run_line || x->gpu_request_line || x->image_build_line || other_error(x))
 		return;
 	for (i = 0; i < x->ncauses; i++) {
 		struct explain_cause *c = &x->causes[i];
-		for (k = 0; no_gpu[k] && strcmp(c->id, no_gpu[k]); k++)
-			;
-		if (!no_gpu[k] || c->role != EXPLAIN_CAUSE)
+		if (!str_among(c->id, no_gpu) || c->role != EXPLAIN_CAUSE)
 			continue;
 		explain_recast(c, "hw.no_nvidia_gpu", xstrdup("The notebook's runtime has no GPU"),
 		       "A hosted notebook (Colab, Kaggle) runs on a virtual machine that has an NVIDIA GPU "

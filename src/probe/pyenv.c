@@ -985,14 +985,8 @@ win_system_profile(const char *name)
 {
 	static const char *const skip[] = {"All Users", "Default", "Default User", "Public",
 					   "desktop.ini", "WDAGUtilityAccount", NULL};
-	int i;
 
-	if (name[0] == '.')
-		return true;
-	for (i = 0; skip[i]; i++)
-		if (!strcasecmp(name, skip[i]))
-			return true;
-	return false;
+	return name[0] == '.' || str_among_case(name, skip);
 }
 
 static void

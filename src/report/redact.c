@@ -35,12 +35,7 @@ static const char *const common_words[] = {
 static bool
 is_common(const char *w)
 {
-	int i;
-
-	for (i = 0; common_words[i]; i++)
-		if (!strcasecmp(w, common_words[i]))
-			return true;
-	return false;
+	return str_among_case(w, common_words);
 }
 
 /* Index of v in s (case-insensitive), adding it when add; -1 when absent or full. */
