@@ -1045,6 +1045,10 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 			       EXPLAIN_CAUSE, NULL);
 		else if (e && e->kind == LINEMEMO_UNKNOWN && !stated)
 			record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
+		/* a row whose anchor was there and its expression not: the
+		 * next line may complete it, as the first time */
+		if (e && e->kind != LINEMEMO_ROW && e->row != SIZE_MAX)
+			keep_failed_tail(x, e->row, line);
 		if (e)
 			return;
 	}
@@ -1114,9 +1118,9 @@ explain_line(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		/* a line no row explains */
 		if (!stated)
 			record(x, SIZE_MAX, x->line, NULL, 0, line, EXPLAIN_UNKNOWN, "rt.unknown");
-		linememo_put(&x->memo, LINEMEMO_UNKNOWN, SIZE_MAX, NULL, 0);
+		linememo_put(&x->memo, LINEMEMO_UNKNOWN, failed, NULL, 0);
 	} else {
-		linememo_put(&x->memo, LINEMEMO_NOTHING, SIZE_MAX, NULL, 0);
+		linememo_put(&x->memo, LINEMEMO_NOTHING, failed, NULL, 0);
 	}
 }
 

@@ -24,8 +24,8 @@
 enum linememo_kind {
 	LINEMEMO_EMPTY,
 	LINEMEMO_ROW,                 /* a row matched: row, groups, m */
-	LINEMEMO_UNKNOWN,             /* a GPU error no row explains */
-	LINEMEMO_NOTHING,             /* anchors, but no row's expression matched */
+	LINEMEMO_UNKNOWN,             /* a GPU error no row explains; row: one whose expression failed, or SIZE_MAX */
+	LINEMEMO_NOTHING,             /* anchors, but no row's expression matched; row as for UNKNOWN */
 };
 
 struct linememo_entry {

@@ -549,6 +549,15 @@ wrap_inside_the_expression_is_joined(void **state)
 	assert_int_equal(x.causes[0].lines[0], 1);
 	explain_release(&x);
 
+	/* the same wrapped message again: a line shaped like one seen before
+	 * is joined too */
+	run_text(&x, "step 1\nRuntimeError: nms_impl: implementation for device cu\nda:0 not found.\n"
+		     "step 2\nRuntimeError: nms_impl: implementation for device cu\nda:0 not found.\n");
+	assert_int_equal(x.ncauses, 1);
+	assert_int_equal(x.causes[0].count, 2);
+	assert_int_equal(x.causes[0].lines[1], 5);
+	explain_release(&x);
+
 	/* at a space */
 	run_text(&x, "Downloading tensorflow-gpu-2.12.0.tar.gz\n(2.6 kB)\n");
 	assert_int_equal(x.ncauses, 1);
