@@ -566,8 +566,9 @@ image_build_without_gpu(struct explain_cause *c, unsigned long line)
 		       "a CUDA extension's build that looks for the GPU fails there, however the host is "
 		       "set up.",
 		       "Run the GPU step in the container instead: docker run --gpus all IMAGE ...\n"
-		       "For a CUDA extension's build, name the GPUs so it needs none: "
-		       "ENV TORCH_CUDA_ARCH_LIST=\"8.0 8.6 8.9 9.0\"\n"
+		       "For a CUDA extension's build, name the GPUs it will run on, so it needs none:\n"
+		       "nvidia-smi --query-gpu=compute_cap --format=csv   # on the machine that runs it\n"
+		       "ENV TORCH_CUDA_ARCH_LIST=\"8.6\"   # in the Dockerfile: those compute capabilities\n"
 		       "Classic builder only: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json, "
 		       "sudo systemctl restart docker, then DOCKER_BUILDKIT=0 docker build .");
 	explain_evidence(c, "the log comes from an image build (line %lu) and asks for no GPU", line);
