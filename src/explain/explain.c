@@ -396,6 +396,7 @@ explain_init(struct explain *x, char *err, size_t errsize)
 	 * never are); every table was checked at load time (kb_schema.c) */
 	x->re = xcalloc(x->npats + x->cues.nrows, sizeof(*x->re));
 	x->re_state = xcalloc(x->npats + x->cues.nrows, sizeof(*x->re_state));
+	x->join_misses = xcalloc(x->npats + x->cues.nrows, sizeof(*x->join_misses));
 	x->acm = acm_new();
 	for (i = 0; i < x->npats; i++) {
 		const struct kb_log_pattern *p = &x->pats[i];
@@ -485,6 +486,7 @@ explain_release(struct explain *x)
 				regfree(&x->re[i]);
 	free(x->re);
 	free(x->re_state);
+	free(x->join_misses);
 	acm_free(x->acm);
 	acm_free(x->cue_acm);
 	for (i = 0; i < x->ncauses; i++)
@@ -523,6 +525,8 @@ explain_reset(struct explain *x)
 	x->bom16 = false;
 	x->tail_len = 0;
 	x->tail_row = SIZE_MAX;
+	if (x->join_misses)
+		memset(x->join_misses, 0, (x->npats + x->cues.nrows) * sizeof(*x->join_misses));
 	x->sample = x->sample_nul = 0;
 	memset(&x->stated, 0, sizeof(x->stated));
 	x->stated.mem_free_mib = -1;
@@ -736,6 +740,9 @@ record(struct explain *x, size_t pi, const char *text, const regmatch_t *m, size
  * two as one (keep_failed_tail).
  */
 #define JOIN_LOOK 256            /* bytes of the next line that may complete an anchor */
+#define JOIN_MISSES_MAX 8        /* a row whose expression this many next lines in a row did not
+				  * complete is not tried again: the anchor stands in whole lines
+				  * of another program (a word of the log's own, at every step) */
 
 static void
 keep_tail(struct explain *x, const unsigned char *s, size_t len, unsigned long line,
@@ -761,7 +768,7 @@ keep_failed_tail(struct explain *x, size_t row, unsigned long line)
 {
 	size_t len = strlen(x->line), k = len < EXPLAIN_TAIL ? len : EXPLAIN_TAIL;
 
-	if (x->joining || x->tail_len)
+	if (x->joining || x->tail_len || x->join_misses[row] >= JOIN_MISSES_MAX)
 		return;
 	memcpy(x->tail, x->line + len - k, k);
 	x->tail_len = k;
@@ -853,6 +860,8 @@ join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		}
 		if (x->tail_row != SIZE_MAX ? !completes_expression(x, s, len, sep) : !completes_anchor(x, s, len, sep))
 			continue;
+		if (x->tail_row != SIZE_MAX)
+			x->join_misses[x->tail_row] = 0;
 		k = x->tail_len;
 		memcpy(x->joined, x->tail, k);
 		memcpy(x->joined + k, sep, strlen(sep));
@@ -867,6 +876,8 @@ join_wrapped(struct explain *x, const unsigned char *s, size_t len, unsigned lon
 		x->lines = line;
 		return true;
 	}
+	if (x->tail_row != SIZE_MAX && x->join_misses[x->tail_row] < JOIN_MISSES_MAX)
+		x->join_misses[x->tail_row]++;
 	return false;
 }
 

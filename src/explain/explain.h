@@ -143,6 +143,7 @@ struct explain {
 	size_t tail_len;                 /* 0: nothing kept */
 	unsigned tail_state;             /* the matcher's state at its end */
 	size_t tail_row;                 /* a row its anchor found and its expression did not; SIZE_MAX none */
+	unsigned char *join_misses;      /* per row: tries in a row to join a line its expression failed on */
 	unsigned long tail_line;
 	unsigned char *joined;           /* scratch: tail + the next line */
 	bool joining;

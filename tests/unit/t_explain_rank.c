@@ -558,6 +558,28 @@ wrap_inside_the_expression_is_joined(void **state)
 	assert_int_equal(x.causes[0].lines[1], 5);
 	explain_release(&x);
 
+	/* an anchor in the log's own lines, that no next line completes, is
+	 * not tried again after a few lines: a wrap after a few is joined, one
+	 * after many is not */
+	{
+		char log[4096] = "";
+		int k;
+
+		for (k = 0; k < 5; k++)
+			strcat(log, "the implementation for device 0 is fine\nepoch\n");
+		strcat(log, "RuntimeError: nms_impl: implementation for device cu\nda:0 not found.\n");
+		run_text(&x, log);
+		assert_int_equal(x.ncauses, 1);
+		explain_release(&x);
+		for (k = 0; k < 10; k++)
+			strcat(log, "the implementation for device 0 is fine\nepoch\n");
+		strcat(log, "RuntimeError: nms_impl: implementation for device cu\nda:0 not found.\n");
+		run_text(&x, log);
+		assert_int_equal(x.ncauses, 1);
+		assert_int_equal(x.causes[0].count, 1);
+		explain_release(&x);
+	}
+
 	/* at a space */
 	run_text(&x, "Downloading tensorflow-gpu-2.12.0.tar.gz\n(2.6 kB)\n");
 	assert_int_equal(x.ncauses, 1);
