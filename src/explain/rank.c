@@ -45,6 +45,8 @@ static const struct {
 			    "rt.cublas_init_failed"}},
 	/* memory others hold makes this job's allocations fail */
 	{"mem.held_by_other_process", {"mem.oom", "rt.cudnn_init_failed", "rt.cublas_init_failed"}},
+	/* a GPU too small for the model: every allocation fails */
+	{"hw.low_vram", {"mem.oom", "rt.cudnn_init_failed", "rt.cublas_init_failed"}},
 	/* XLA's ptxas too old for the GPU: the PTX the driver then gets fails */
 	{"lib.ptxas_missing", {"fw.arch_not_in_build"}},
 	/* a broken host driver makes the container toolkit fail too; a driver
@@ -475,6 +477,9 @@ size_bytes(const char *v)
 }
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
+/* under 3.75 GiB in all: the doctor's hw.low_vram (rule_hw.c) for a size the
+ * driver reports, which is a little under the card's nominal 4 GiB */
+#define LOW_VRAM_BYTES (3840.0 * 1024.0 * 1024.0)
 
 /*
  * PyTorch's out-of-memory message states the GPU's total memory, what is
@@ -487,7 +492,8 @@ size_bytes(const char *v)
  * rest is large (from all of the process's memory: 1 GiB and a tenth of
  * the GPU; from the allocator's share, which leaves out the process's own
  * context and non-PyTorch memory: 2 GiB and half the GPU), and between a
- * quarter and a half it is said as evidence.
+ * quarter and a half it is said as evidence. Otherwise a GPU under 3.75 GiB
+ * in all is why (hw.low_vram): the model does not fit that card.
  */
 static void
 memory_holders(struct explain_cause *c)
@@ -527,6 +533,16 @@ memory_holders(struct explain_cause *c)
 		explain_evidence(c, "the log says: %s total, %s free, %.2f GiB held by this process%s: "
 				 "%.2f GiB are held elsewhere", total_s, free_s, mine / GIB,
 				 whole ? "" : "'s PyTorch", others / GIB);
+		if (explain_value(c, "requested"))
+			explain_evidence(c, "so PyTorch could not allocate %s", explain_value(c, "requested"));
+	} else if (total < LOW_VRAM_BYTES) {
+		title = xasprintf("The GPU has only %s of memory in all", total_s);
+		explain_recast(c, "hw.low_vram", title,
+			       "The log states the GPU's total memory, and it is under 4 GiB: most current "
+			       "models and their activations do not fit in it.",
+			       "nvidia-smi --query-gpu=name,memory.total --format=csv\nUse a smaller model, "
+			       "half precision (float16) and a batch of 1; or run on a GPU with more memory");
+		explain_evidence(c, "the log says: %s total, %s free", total_s, free_s);
 		if (explain_value(c, "requested"))
 			explain_evidence(c, "so PyTorch could not allocate %s", explain_value(c, "requested"));
 	} else if (!whole && others >= 2.0 * GIB && others >= 0.25 * total) {

@@ -269,6 +269,9 @@ stated_numbers(struct explain *x, struct findings *fs)
 	char *fix;
 	int i;
 
+	/* the device's memory as the framework found it: nearly all of it taken
+	 * before the framework started, or under 3.75 GiB in all (the doctor's
+	 * hw.low_vram) with an allocation failing after it */
 	if (lf->mem_total_mib >= 1024 && lf->mem_free_mib >= 0 && lf->mem_free_mib < 0.1 * lf->mem_total_mib) {
 		fd = findings_add(fs, "mem.held_by_other_process", SEV_ERROR,
 				  "Only %.0f MiB of the GPU's %.0f MiB were free before the framework started",
@@ -276,6 +279,13 @@ stated_numbers(struct explain *x, struct findings *fs)
 		finding_evidence(fd, "line %lu: the device's memory as the framework found it", lf->mem_line);
 		finding_fix(fd, "Another process holds the GPU's memory; find it and end it, or use another GPU:\n"
 				"nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
+	} else if (lf->mem_total_mib > 0 && lf->mem_total_mib < 3840 && oom_after(x, lf->mem_line)) {
+		fd = findings_add(fs, "hw.low_vram", SEV_ERROR, "The GPU has only %.0f MiB of memory in all",
+				  lf->mem_total_mib);
+		finding_evidence(fd, "line %lu: the device's memory as the framework found it", lf->mem_line);
+		finding_fix(fd, "Most current models do not fit in under 4 GiB: use a smaller model, half "
+				"precision (float16) and a batch of 1, or a GPU with more memory:\n"
+				"nvidia-smi --query-gpu=name,memory.total --format=csv");
 	}
 	/* nvidia-smi's table, pasted before the out-of-memory error, shows a
 	 * GPU already nearly full: another process holds it */

@@ -1016,12 +1016,71 @@ smi_table_before_oom_is_another_holder(void **state)
 	expect_first(text, "mem.oom");
 }
 
+/* An out-of-memory error on a GPU whose total memory the log states as
+ * under 3.75 GiB is the card's size (hw.low_vram), as doctor says of such a
+ * card: PyTorch's message (with PyTorch's "0 bytes" for an empty size) and
+ * TensorFlow's device properties before the allocation failed. A bigger
+ * card, memory other processes hold, or the properties after the error are
+ * not. */
+static void
+oom_on_a_small_gpu_is_its_size(void **state)
+{
+	static const char *const v1 =
+		"RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; %s total capacity; "
+		"%s already allocated; 0 bytes free; %s reserved in total by PyTorch)\n";
+	static const char *const tf_props =
+		"name: GeForce GT 1030 major: 6 minor: 1 memoryClockRate(GHz): 1.468\n"
+		"totalMemory: 1.95GiB freeMemory: 1.60GiB\n";
+	static const char *const tf_oom =
+		"ResourceExhaustedError: OOM when allocating tensor with shape[64,256,56,56]\n";
+	char text[1024];
+	struct explain x;
+
+	(void)state;
+	snprintf(text, sizeof(text), v1, "2.00 GiB", "1.70 GiB", "1.75 GiB");
+	run_text(&x, text);
+	assert_true(x.ncauses >= 1);
+	assert_string_equal(x.causes[0].id, "hw.low_vram");
+	assert_non_null(strstr(x.causes[0].title, "only 2.00 GiB"));
+	assert_true(evidence_says(&x.causes[0], "2.00 GiB total, 0 bytes free"));
+	explain_release(&x);
+	snprintf(text, sizeof(text), v1, "3.82 GiB", "3.50 GiB", "3.60 GiB");
+	expect_first(text, "mem.oom");
+	snprintf(text, sizeof(text), v1, "7.79 GiB", "7.20 GiB", "7.40 GiB");
+	expect_first(text, "mem.oom");
+	/* 2.1 and later: most of a small GPU held elsewhere is still the holder */
+	expect_first("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a "
+		     "total capacity of 3.50 GiB of which 0 bytes is free. Including non-PyTorch memory, this "
+		     "process has 1.10 GiB memory in use. Of the allocated memory 900.00 MiB is allocated by "
+		     "PyTorch, and 20.00 MiB is reserved by PyTorch but unallocated.\n",
+		     "mem.held_by_other_process");
+	expect_first("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a "
+		     "total capacity of 3.50 GiB of which 512 bytes is free. Including non-PyTorch memory, this "
+		     "process has 3.40 GiB memory in use. Of the allocated memory 900.00 MiB is allocated by "
+		     "PyTorch, and 20.00 MiB is reserved by PyTorch but unallocated.\n",
+		     "hw.low_vram");
+
+	snprintf(text, sizeof(text), "%s%s", tf_props, tf_oom);
+	run_text(&x, text);
+	assert_true(x.ncauses >= 1);
+	assert_string_equal(x.causes[0].id, "hw.low_vram");
+	assert_non_null(strstr(x.causes[0].title, "only 1997 MiB"));
+	assert_null(cause(&x, "mem.oom"));
+	explain_release(&x);
+	snprintf(text, sizeof(text), "%s%s", tf_oom, tf_props);
+	expect_first(text, "mem.oom");
+	expect_first("totalMemory: 7.92GiB freeMemory: 7.60GiB\n"
+		     "ResourceExhaustedError: OOM when allocating tensor with shape[64,256,56,56]\n",
+		     "mem.oom");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ipython_listing_is_code),
 		cmocka_unit_test(smi_table_before_oom_is_another_holder),
+		cmocka_unit_test(oom_on_a_small_gpu_is_its_size),
 		cmocka_unit_test(jit_notice_then_error_is_a_build_without_the_gpu),
 		cmocka_unit_test(missing_library_told_by_its_name),
 		cmocka_unit_test(torch_arch_verdicts_asked_of_every_build),
