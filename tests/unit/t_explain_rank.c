@@ -615,11 +615,44 @@ visible_devices_as_set(void **state)
 	assert_string_equal(first_id(log), "env.visible_devices_hides_all");
 }
 
+/* A CUDA header a build cannot find is named by its file name alone, not
+ * by a header whose name only ends like one; TensorRT skipping a tactic
+ * for memory is harmless alone and never ranks above a real error. */
+static void
+headers_and_tactics(void **state)
+{
+	static const char *const tactic =
+		"[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] Error Code 2: OutOfMemory "
+		"(no further information)\n"
+		"[TRT] [W] Requested amount of GPU memory (17179869184 bytes) could not be allocated. There "
+		"may not be enough free memory for allocation to succeed.\n"
+		"[TRT] [W] Skipping tactic 8 due to insufficient memory on requested size of 17179869184 "
+		"detected for tactic 0x000000000000003c.\n";
+	char text[1024];
+	struct explain x;
+
+	(void)state;
+	assert_string_equal(first_id("x.cu:1:10: fatal error: curand_kernel.h: No such file or directory\n"),
+			    "lib.cuda_lib_missing");
+	assert_string_equal(first_id("fatal error: cudnn.h: No such file or directory\n"), "lib.cudnn_missing");
+	assert_string_equal(first_id("src/ops/custom_cuda.h: No such file or directory\n"), "none");
+	assert_string_equal(first_id("fatal error: Python.h: No such file or directory\n"), "none");
+
+	run_text(&x, tactic);
+	assert_int_equal(x.ncauses, 3);
+	assert_int_equal(x.causes[0].role, EXPLAIN_BENIGN);
+	assert_int_equal(explain_worst(&x), SEV_INFO);
+	explain_release(&x);
+	snprintf(text, sizeof(text), "%sRuntimeError: CUDA error: out of memory\n", tactic);
+	assert_string_equal(first_id(text), "mem.oom");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(root_cause_takes_its_consequences),
+		cmocka_unit_test(headers_and_tactics),
 		cmocka_unit_test(lower_layer_first),
 		cmocka_unit_test(errors_before_warnings_and_symptoms),
 		cmocka_unit_test(a_line_with_its_own_message_is_no_wrap),
