@@ -114,6 +114,7 @@ void fw_check_arch(const struct facts *f, const struct python_env_facts *e, cons
 /* ---- rule_fw_packages.c ---- */
 
 void fw_check_tf_packages(const struct facts *f, const struct python_env_facts *e, struct findings *out);
+void fw_check_shared_packages(const struct facts *f, const struct python_env_facts *e, struct findings *out);
 void fw_check_and_cuda(const struct facts *f, const struct python_env_facts *e, const struct framework_facts *fw,
 	struct findings *out);
 void fw_check_jax(const struct facts *f, const struct python_env_facts *e, const struct framework_facts *fw,

@@ -40,6 +40,7 @@ rule_fw(const struct facts *f, struct findings *out)
 		if (!strcmp(e->kind, "windows"))
 			continue; /* a Windows install seen from WSL2: rule_host.c */
 		fw_check_tf_packages(f, e, out);
+		fw_check_shared_packages(f, e, out);
 		for (j = 0; j < e->nframeworks && j < MAX_FRAMEWORKS; j++) {
 			const struct framework_facts *fw = &e->frameworks[j];
 			size_t first = out->n;

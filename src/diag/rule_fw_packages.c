@@ -1,7 +1,8 @@
 /*
  * rule_fw_packages.c - the packages of one environment: deprecated or
- * doubled TensorFlow packages, TensorFlow without its [and-cuda] extra, a
- * JAX CUDA plugin that does not match jaxlib.
+ * doubled TensorFlow packages, two distributions of one package (ONNX
+ * Runtime, PaddlePaddle), TensorFlow without its [and-cuda] extra, a JAX
+ * CUDA plugin that does not match jaxlib.
  */
 #include "diag/fw_common.h"
 #include "diag/fix.h"
@@ -90,6 +91,81 @@ fw_check_tf_packages(const struct facts *f, const struct python_env_facts *e, st
 	buf_release(&b);
 }
 
+/* ---- fw.deprecated_gpu_package: two distributions of one package ------------------------- */
+
+/* Distributions that install the same import package: installed together,
+ * the package's files are those of whichever came last (a CPU build over
+ * the GPU one), and removing one deletes files the other needs. */
+static const struct {
+	const char *package;        /* the directory in site-packages */
+	const char *gpu;            /* the one to keep: it runs on the CPU too */
+	const char *dists[6];
+} shared_packages[] = {
+	/* PaddlePaddle/Paddle#47344: "paddle gpu版本和cpu版本的包名都是paddle", both
+	 * install paddle/; install one version only */
+	{"paddle", "paddlepaddle-gpu", {"paddlepaddle", "paddlepaddle-gpu", NULL}},
+	/* microsoft/onnxruntime#7748, #10685: onnxruntime-gpu runs the CPU
+	 * provider too; with onnxruntime beside it the CPU package's files win */
+	{"onnxruntime", "onnxruntime-gpu",
+	 {"onnxruntime", "onnxruntime-gpu", "onnxruntime-directml", "onnxruntime-openvino", NULL}},
+};
+
+void
+fw_check_shared_packages(const struct facts *f, const struct python_env_facts *e, struct findings *out)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(shared_packages) / sizeof(shared_packages[0]); k++) {
+		const struct pypkg_facts *have[6], *keep;
+		const char *name;
+		struct finding *fd;
+		struct buf b;
+		int i, n = 0;
+
+		for (i = 0; shared_packages[k].dists[i]; i++)
+			if ((have[n] = fw_env_pkg(e, shared_packages[k].dists[i])))
+				n++;
+		if (n < 2)
+			continue;
+		fd = findings_add(out, "fw.deprecated_gpu_package", SEV_WARN,
+				  "%d %s distributions are installed in one environment", n,
+				  shared_packages[k].package);
+		finding_env(fd, e->path);
+		for (i = 0; i < n; i++)
+			finding_evidence(fd, "%s %s in %s", have[i]->name, have[i]->version,
+					 e->site_packages[0] ? e->site_packages : e->path);
+		finding_evidence(fd, "they all install the same %s/ package directory: the files are "
+				     "those of whichever was installed last",
+				 shared_packages[k].package);
+		/* keep the GPU build where a GPU may be; else the first one */
+		keep = fw_env_pkg(e, shared_packages[k].gpu);
+		if (!keep || (f->pci_valid && !fw_has_gpu(f)))
+			keep = have[0];
+		name = keep->name;
+		buf_init(&b);
+		buf_adds(&b, "Uninstall every one (removing one deletes files the others share), then "
+			     "install one:\n");
+		fw_add_pip(&b, e);
+		buf_adds(&b, "uninstall -y");
+		for (i = 0; i < n; i++) {
+			buf_addch(&b, ' ');
+			buf_add_shquoted(&b, have[i]->name);
+		}
+		buf_addch(&b, '\n');
+		fw_add_pip(&b, e);
+		buf_adds(&b, "install ");
+		if (keep->version[0]) {
+			char spec[96];
+			STR_FMT(spec, "%s==%s", name, keep->version);
+			buf_add_shquoted(&b, spec);
+		} else {
+			buf_add_shquoted(&b, name);
+		}
+		buf_addch(&b, '\n');
+		finding_fix(fd, b.s);
+		buf_release(&b);
+	}
+}
 
 /* ---- fw.and_cuda_missing ---------------------------------------------------------------- */
 

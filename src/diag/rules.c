@@ -79,6 +79,7 @@ rules_run_stated(const struct facts *f, const struct python_env_facts *e, struct
 	int j;
 
 	rule_windows_tf_env(f, e, out);
+	fw_check_shared_packages(f, e, out);
 	for (j = 0; j < e->nframeworks && j < MAX_FRAMEWORKS; j++) {
 		const struct framework_facts *fw = &e->frameworks[j];
 

@@ -21,6 +21,7 @@ enum lf_kind {
 	LF_FW_VERSION,   /* "PyTorch version: 2.1.0+cu121" */
 	LF_TORCH_CUDA,   /* "CUDA used to build PyTorch: 12.1" */
 	LF_PACKAGE,      /* "torch==2.1.0+cu121", "torch   2.1.0+cu121", "torch-2.1.0+cu121-cp310..." */
+	LF_DIST,         /* a distribution that shares its package: "onnxruntime-gpu==1.22.0" */
 	LF_GPU_INDEX,    /* "GPU 0: NVIDIA GeForce RTX 3090 (UUID: ...)" */
 	LF_DEVICE_QUERY, /* "Device 0: \"Tesla K80\"" */
 	LF_CC,           /* "compute capability: 6.1", "computeCapability: 7.5" */
@@ -67,6 +68,12 @@ static const struct {
 	{"tensorflow", LF_PACKAGE, "tensorflow"},
 	{"tensorflow-gpu", LF_PACKAGE, "tensorflow-gpu"},
 	{"tensorflow-cpu", LF_PACKAGE, "tensorflow-cpu"},
+	{"onnxruntime", LF_DIST, "onnxruntime"},
+	{"onnxruntime-gpu", LF_DIST, "onnxruntime-gpu"},
+	{"onnxruntime-directml", LF_DIST, "onnxruntime-directml"},
+	{"onnxruntime-openvino", LF_DIST, "onnxruntime-openvino"},
+	{"paddlepaddle", LF_DIST, "paddlepaddle"},
+	{"paddlepaddle-gpu", LF_DIST, "paddlepaddle-gpu"},
 	{"gpu 0: ", LF_GPU_INDEX, NULL},
 	{"gpu 1: ", LF_GPU_INDEX, NULL},
 	{"gpu 2: ", LF_GPU_INDEX, NULL},
@@ -383,32 +390,83 @@ line_start(const unsigned char *s, size_t start)
 	return i == start;
 }
 
+/* The version a package's anchor at [start, end) states: pip's
+ * "name==2.1.0", a wheel's or pip's "name-2.1.0", a listing's "name  2.1.0"
+ * (then *listed is set and *after is where the version ends). */
+static bool
+package_version(const unsigned char *s, size_t len, size_t start, size_t end, char *v, size_t size,
+		bool *listed, size_t *after)
+{
+	size_t i = end;
+
+	*listed = false;
+	if (!word_start(s, start) || i >= len)
+		return false;
+	if (s[i] == '=' && i + 1 < len && s[i + 1] == '=') {
+		/* torch==2.1.0+cu121 */
+		read_version(s, len, i + 2, v, size);
+	} else if (s[i] == '-' && i + 1 < len && isdigit(s[i + 1])) {
+		/* torch-2.1.0+cu121-cp310-cp310-linux_x86_64.whl, "installed torch-2.1.0" */
+		read_version(s, len, i + 1, v, size);
+	} else if ((s[i] == ' ' || s[i] == '\t') && line_start(s, start)) {
+		/* a listing: pip list, conda list, pip freeze's neighbours */
+		i = skip_blanks(s, len, i);
+		*after = read_version(s, len, i, v, size);
+		if (*after < len && !isspace(s[*after]))
+			return false;
+		*listed = true;
+	} else {
+		return false;
+	}
+	return v[0] != '\0';
+}
+
 static void
 package(struct logfacts *lf, const char *pkg, const unsigned char *s, size_t len, size_t start,
 	size_t end, unsigned long line)
 {
 	char v[40];
-	size_t i = end, after;
+	size_t after = 0;
+	bool listed;
 
-	if (!word_start(s, start) || i >= len)
+	if (!package_version(s, len, start, end, v, sizeof(v), &listed, &after))
 		return;
-	if (s[i] == '=' && i + 1 < len && s[i + 1] == '=') {
-		/* torch==2.1.0+cu121 */
-		read_version(s, len, i + 2, v, sizeof(v));
-		set_fw(lf, pkg, v, line);
-	} else if (s[i] == '-' && i + 1 < len && isdigit(s[i + 1])) {
-		/* torch-2.1.0+cu121-cp310-cp310-linux_x86_64.whl, "installed torch-2.1.0" */
-		read_version(s, len, i + 1, v, sizeof(v));
-		set_fw(lf, pkg, v, line);
-	} else if ((s[i] == ' ' || s[i] == '\t') && line_start(s, start)) {
-		/* a listing: pip list, conda list, pip freeze's neighbours */
-		i = skip_blanks(s, len, i);
-		after = read_version(s, len, i, v, sizeof(v));
-		if (!v[0] || (after < len && !isspace(s[after])))
-			return;
-		set_fw(lf, pkg, v, line);
+	set_fw(lf, pkg, v, line);
+	if (listed)
 		conda_build(lf, str_starts(pkg, "tensorflow") ? "tensorflow" : "torch", s, len, after);
+}
+
+/* A distribution that shares its package with others (onnxruntime beside
+ * onnxruntime-gpu): each named once; one stated with two versions is
+ * dropped. */
+static void
+distribution(struct logfacts *lf, const char *name, const unsigned char *s, size_t len, size_t start,
+	     size_t end, unsigned long line)
+{
+	struct logfact_dist *d = NULL;
+	char v[40];
+	size_t after = 0;
+	bool listed;
+	int i;
+
+	if (!package_version(s, len, start, end, v, sizeof(v), &listed, &after))
+		return;
+	lf->hit = true;
+	for (i = 0; i < lf->ndists; i++)
+		if (!strcmp(lf->dists[i].name, name))
+			d = &lf->dists[i];
+	if (d) {
+		if (strcmp(d->version, v))
+			d->conflict = true;
+		return;
 	}
+	if (lf->ndists == LOGFACTS_MAX_DISTS)
+		return;
+	d = &lf->dists[lf->ndists++];
+	memset(d, 0, sizeof(*d));
+	STR_COPY(d->name, name);
+	STR_COPY(d->version, v);
+	d->line = line;
 }
 
 /* A value a REPL or a print states: torch's version, torch.version.cuda. */
@@ -780,6 +838,9 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 	case LF_PACKAGE:
 		package(lf, anchors[a].arg, s, len, start, end, line);
 		break;
+	case LF_DIST:
+		distribution(lf, anchors[a].arg, s, len, start, end, line);
+		break;
 	case LF_GPU_INDEX:
 		read_name(s, len, end, name_stops, name, sizeof(name));
 		/* only a name the knowledge base knows: "GPU 0: out of memory" names none */
@@ -1059,7 +1120,7 @@ logfacts_next_line(struct logfacts *lf, const unsigned char *s, size_t len, unsi
 bool
 logfacts_any(const struct logfacts *lf)
 {
-	return lf->driver[0] || lf->nfw || lf->ngpus;
+	return lf->driver[0] || lf->nfw || lf->ngpus || lf->ndists;
 }
 
 /* ---- as facts -------------------------------------------------------- */
@@ -1184,6 +1245,25 @@ stated_framework(const struct logfacts *lf, const struct logfact_fw *s, struct p
 	}
 }
 
+/* A distribution the log states, as a listing of the environment would
+ * show it (fw.deprecated_gpu_package reads two of one package). */
+static void
+stated_distribution(const struct logfact_dist *d, struct python_env_facts *e)
+{
+	int i;
+
+	if (d->conflict)
+		return;
+	for (i = 0; i < e->npkgs && i < MAX_PYPKGS; i++)
+		if (!strcmp(e->pkgs[i].name, d->name))
+			return;          /* the machine's own, which it read from disk */
+	if (e->npkgs == MAX_PYPKGS)
+		return;
+	STR_COPY(e->pkgs[e->npkgs].name, d->name);
+	STR_COPY(e->pkgs[e->npkgs].version, d->version);
+	e->npkgs++;
+}
+
 struct python_env_facts *
 logfacts_to_facts(const struct logfacts *lf, const struct facts *machine, struct facts *out)
 {
@@ -1206,6 +1286,8 @@ logfacts_to_facts(const struct logfacts *lf, const struct facts *machine, struct
 		STR_COPY(e->kind, "windows");
 	for (i = 0; i < lf->nfw; i++)
 		stated_framework(lf, &lf->fw[i], e);
+	for (i = 0; i < lf->ndists; i++)
+		stated_distribution(&lf->dists[i], e);
 	if (lf->python[0] && (!machine || strcmp(e->version, lf->python)))
 		STR_COPY(e->version, lf->python);
 	out->unknown_parts &= ~(unsigned)FACTS_PART_PYTHON;

@@ -3,8 +3,10 @@
  * (nvidia-smi's banner, nvidia-smi -q, /proc/driver/nvidia/version,
  * PyTorch's collect_env, TensorFlow's "kernel reported version"), the
  * framework builds (collect_env, pip and conda listings, install commands,
- * wheel names), the GPUs (nvidia-smi -L, collect_env, TensorFlow's device
- * lines, deviceQuery) and their compute capabilities, the Python version.
+ * wheel names), the distributions that share one package (onnxruntime and
+ * onnxruntime-gpu), the GPUs (nvidia-smi -L, collect_env, TensorFlow's
+ * device lines, deviceQuery) and their compute capabilities, the Python
+ * version.
  *
  * The statements become partial facts (struct facts, everything else
  * unknown) and are judged by the doctor's own rules for what a log can
@@ -25,6 +27,7 @@
 #define LOGFACTS_ENV "the log's environment" /* the environment the log's frameworks go into */
 #define LOGFACTS_MAX_FW 4
 #define LOGFACTS_MAX_GPUS 4
+#define LOGFACTS_MAX_DISTS 8
 
 struct logfact_fw {
 	char name[16];                   /* torch, tensorflow */
@@ -33,6 +36,13 @@ struct logfact_fw {
 	char built_cuda[16];             /* 12.1; "" not stated */
 	int cuda_build;                  /* -1 not stated, 0 CPU-only, 1 CUDA */
 	unsigned long line;              /* where it is first stated */
+	bool conflict;                   /* stated with two different versions */
+};
+
+struct logfact_dist {
+	char name[32];                   /* onnxruntime-gpu */
+	char version[40];
+	unsigned long line;
 	bool conflict;                   /* stated with two different versions */
 };
 
@@ -53,6 +63,9 @@ struct logfacts {
 	int nfw;
 	struct logfact_gpu gpus[LOGFACTS_MAX_GPUS];
 	int ngpus;
+	struct logfact_dist dists[LOGFACTS_MAX_DISTS]; /* distributions that share a package with
+	                                    others (onnxruntime, onnxruntime-gpu) */
+	int ndists;
 	bool windows;                    /* Windows paths: TensorFlow >= 2.11 has no GPU build there */
 	unsigned long macos_line;        /* the log comes from macOS, which has no CUDA; 0 not stated */
 	char nvcc[16];                   /* the toolkit nvcc --version names: "9.1" */

@@ -74,6 +74,13 @@ statements(struct explain_cause *c, const struct logfacts *lf, const struct fact
 				 s->built_cuda[0] ? ", built for CUDA " : "", s->built_cuda);
 		add_line(c, s->line);
 	}
+	for (i = 0; i < lf->ndists; i++) {
+		const struct logfact_dist *d = &lf->dists[i];
+		if (d->conflict)
+			continue;
+		explain_evidence(c, "line %lu states %s %s", d->line, d->name, d->version);
+		add_line(c, d->line);
+	}
 	for (i = 0; i < lf->ngpus; i++) {
 		const struct logfact_gpu *g = &lf->gpus[i];
 		explain_evidence(c, "line %lu states %s%s%s%s", g->line, g->name[0] ? g->name : "a GPU",

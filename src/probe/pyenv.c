@@ -118,7 +118,8 @@ relevant(const char *name)
 	    (str_ends(name, "-plugin") || str_ends(name, "-pjrt")))
 		return true;
 	return str_starts(name, "cupy") || str_starts(name, "nvidia-") ||
-	       str_starts(name, "tensorrt");
+	       str_starts(name, "tensorrt") || str_starts(name, "onnxruntime") ||
+	       str_starts(name, "paddlepaddle");
 }
 
 /* A package that is itself a framework: where it lives is the env's

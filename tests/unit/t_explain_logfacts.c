@@ -1074,6 +1074,40 @@ oom_on_a_small_gpu_is_its_size(void **state)
 		     "mem.oom");
 }
 
+/* A listing or pip that states two distributions of one package is judged
+ * by the doctor's rule; one of them, or one stated twice with two
+ * versions, is not. */
+static void
+doubled_distributions_from_a_listing(void **state)
+{
+	struct explain x;
+
+	(void)state;
+	run_text(&x, "$ pip freeze | grep onnxruntime\nonnxruntime==1.22.0\nonnxruntime-gpu==1.22.0\n"
+		     "$ python -c \"import onnxruntime; print(onnxruntime.get_device())\"\nCPU\n");
+	assert_int_equal(x.stated.ndists, 2);
+	assert_true(x.ncauses >= 1);
+	assert_string_equal(x.causes[0].id, "fw.deprecated_gpu_package");
+	assert_true(evidence_says(&x.causes[0], "line 3 states onnxruntime-gpu 1.22.0"));
+	assert_non_null(strstr(x.causes[0].fix, "pip uninstall -y onnxruntime onnxruntime-gpu"));
+	explain_release(&x);
+	expect_first("Successfully installed onnxruntime-1.16.0 onnxruntime-gpu-1.16.0 protobuf-4.25.1\n",
+		     "fw.deprecated_gpu_package");
+	expect_first("paddlepaddle         2.5.2\npaddlepaddle-gpu     2.5.2.post117\n", "fw.deprecated_gpu_package");
+
+	run_text(&x, "Successfully installed onnxruntime-gpu-1.22.0\n");
+	assert_int_equal(x.stated.ndists, 1);
+	assert_null(cause(&x, "fw.deprecated_gpu_package"));
+	explain_release(&x);
+	run_text(&x, "onnxruntime==1.16.0\nonnxruntime==1.22.0\nonnxruntime-gpu==1.22.0\n");
+	assert_null(cause(&x, "fw.deprecated_gpu_package"));
+	explain_release(&x);
+	/* a longer name that ends like one is not it */
+	run_text(&x, "my-onnxruntime==0.1\nonnxruntime-gpu==1.22.0\n");
+	assert_int_equal(x.stated.ndists, 1);
+	explain_release(&x);
+}
+
 int
 main(void)
 {
@@ -1081,6 +1115,7 @@ main(void)
 		cmocka_unit_test(ipython_listing_is_code),
 		cmocka_unit_test(smi_table_before_oom_is_another_holder),
 		cmocka_unit_test(oom_on_a_small_gpu_is_its_size),
+		cmocka_unit_test(doubled_distributions_from_a_listing),
 		cmocka_unit_test(jit_notice_then_error_is_a_build_without_the_gpu),
 		cmocka_unit_test(missing_library_told_by_its_name),
 		cmocka_unit_test(torch_arch_verdicts_asked_of_every_build),

@@ -190,6 +190,7 @@ test_venv_on_path(void **state)
 	dist(site, "jax_cuda12_plugin-0.4.30", "jax-cuda12-plugin", "0.4.30");
 	dist(site, "tf_keras-2.15.1", "tf_keras", "2.15.1");
 	dist(site, "requests-2.32.0", "requests", "2.32.0");
+	dist(site, "onnxruntime_gpu-1.22.0", "onnxruntime-gpu", "1.22.0");
 	setenv("PATH", "/home/u/proj/.venv/bin:/usr/local/bin:/usr/bin", 1);
 
 	probe_python(f, &no_opts);
@@ -201,8 +202,9 @@ test_venv_on_path(void **state)
 	assert_string_equal(e->interpreter, "/home/u/proj/.venv/bin/python3");
 	assert_true(e->active);
 	assert_string_equal(e->site_packages, "/home/u/proj/.venv/lib/python3.12/site-packages");
-	assert_int_equal(e->npkgs, 6);
+	assert_int_equal(e->npkgs, 7);
 	assert_string_equal(pkg(e, "torch"), "2.5.1+cu124");
+	assert_string_equal(pkg(e, "onnxruntime-gpu"), "1.22.0");
 	assert_string_equal(pkg(e, "nvidia-cudnn-cu12"), "9.1.0.70");
 	assert_string_equal(pkg(e, "nvidia-cublas-cu12"), "12.4.5.8");
 	assert_string_equal(pkg(e, "tensorflow-gpu"), "2.10.0");

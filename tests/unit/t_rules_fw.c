@@ -379,6 +379,59 @@ test_deprecated_gpu_package(void **state)
 	free(f);
 }
 
+/* Two distributions of one package (onnxruntime and onnxruntime-gpu,
+ * paddlepaddle and paddlepaddle-gpu): the GPU one is kept on a machine with
+ * a GPU, the first one without; one distribution alone is nothing. */
+static void
+test_shared_package_doubled(void **state)
+{
+	struct facts *f;
+	struct python_env_facts *e = laptop_env(&f, "3.10.12");
+	struct findings fs;
+	const struct finding *fd;
+
+	(void)state;
+	add_pkg(e, "onnxruntime", "1.22.0");
+	add_pkg(e, "onnxruntime-gpu", "1.22.0");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.deprecated_gpu_package");
+	if (!fd)
+		dump(&fs);
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARN);
+	assert_string_equal(fd->env, VENV);
+	assert_non_null(strstr(fd->title, "2 onnxruntime distributions"));
+	assert_true(evidence_has(fd, "onnxruntime-gpu 1.22.0"));
+	assert_true(evidence_has(fd, "the same onnxruntime/ package directory"));
+	assert_true(fix_has(fd, VENV "/bin/python3 -m pip uninstall -y onnxruntime onnxruntime-gpu\n"));
+	assert_true(fix_has(fd, "install onnxruntime-gpu==1.22.0"));
+	findings_release(&fs);
+
+	/* no NVIDIA GPU on the machine: keep what came first */
+	f->ngpus = 0;
+	f->pci_valid = true;
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.deprecated_gpu_package");
+	assert_non_null(fd);
+	assert_true(fix_has(fd, "install onnxruntime==1.22.0"));
+	findings_release(&fs);
+
+	e->npkgs = 0;
+	add_pkg(e, "paddlepaddle-gpu", "2.6.1");
+	add_pkg(e, "onnxruntime-gpu", "1.22.0");
+	run_rule(rule_fw, f, &fs);
+	assert_false(findings_has(&fs, "fw.deprecated_gpu_package"));
+	findings_release(&fs);
+	add_pkg(e, "paddlepaddle", "2.6.1");
+	run_rule(rule_fw, f, &fs);
+	fd = find_id(&fs, "fw.deprecated_gpu_package");
+	assert_non_null(fd);
+	assert_non_null(strstr(fd->title, "2 paddle distributions"));
+	assert_int_equal(count_id(&fs, "fw.deprecated_gpu_package"), 1);
+	findings_release(&fs);
+	free(f);
+}
+
 /* ---- fw.and_cuda_missing ---------------------------------------------------------- */
 
 static void
@@ -1131,6 +1184,7 @@ main(void)
 		cmocka_unit_test(test_python_unsupported),
 		cmocka_unit_test(test_arch_not_in_build),
 		cmocka_unit_test(test_deprecated_gpu_package),
+		cmocka_unit_test(test_shared_package_doubled),
 		cmocka_unit_test(test_and_cuda_missing),
 		cmocka_unit_test(test_jax_plugin_mismatch),
 		cmocka_unit_test(test_missing_libs_tf115),
