@@ -19,6 +19,12 @@ struct rule {
 	                   "absent"; not run when one is unknown (--from) */
 };
 
+/* hw.low_vram: a GPU with less memory in all than this, as the driver or
+ * a framework reports it (a little under the card's nominal size: a 4 GiB
+ * card reports about 3.8 GiB), is too small for most models. rule_hw.c;
+ * explain reads it from a log's out-of-memory error (rank.c, stated.c). */
+#define HW_LOW_VRAM_MIB 3840
+
 /* The ordered rule table, NULL-terminated name. */
 extern const struct rule rules[];
 

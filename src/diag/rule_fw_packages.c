@@ -1,8 +1,9 @@
 /*
  * rule_fw_packages.c - the packages of one environment: deprecated or
- * doubled TensorFlow packages, two distributions of one package (ONNX
- * Runtime, PaddlePaddle), TensorFlow without its [and-cuda] extra, a JAX
- * CUDA plugin that does not match jaxlib.
+ * doubled TensorFlow packages, two distributions of one package (the
+ * knowledge base's shared_packages: ONNX Runtime, PaddlePaddle), TensorFlow
+ * without its [and-cuda] extra, a JAX CUDA plugin that does not match
+ * jaxlib.
  */
 #include "diag/fw_common.h"
 #include "diag/fix.h"
@@ -16,6 +17,21 @@
 #include <string.h>
 
 /* ---- fw.deprecated_gpu_package --------------------------------------------------------- */
+
+/* "<pip> uninstall -y A B ...\n" for the n distributions of have. */
+static void
+fw_add_uninstall(struct buf *b, const struct python_env_facts *e, const struct pypkg_facts *const *have, int n)
+{
+	int i;
+
+	fw_add_pip(b, e);
+	buf_adds(b, "uninstall -y");
+	for (i = 0; i < n; i++) {
+		buf_addch(b, ' ');
+		buf_add_shquoted(b, have[i]->name);
+	}
+	buf_addch(b, '\n');
+}
 
 void
 fw_check_tf_packages(const struct facts *f, const struct python_env_facts *e, struct findings *out)
@@ -64,19 +80,15 @@ fw_check_tf_packages(const struct facts *f, const struct python_env_facts *e, st
 	buf_init(&b);
 	buf_adds(&b, "Uninstall every TensorFlow distribution (removing one deletes files the others "
 		     "share), then install one:\n");
-	fw_add_pip(&b, e);
-	buf_adds(&b, "uninstall -y");
 	if (n >= 2) {
-		for (i = 0; i < n; i++) {
-			buf_addch(&b, ' ');
-			buf_add_shquoted(&b, have[i]->name);
-		}
+		fw_add_uninstall(&b, e, have, n);
 	} else {
-		buf_adds(&b, " tensorflow-gpu");
+		fw_add_pip(&b, e);
+		buf_adds(&b, "uninstall -y tensorflow-gpu");
 		if (fw_env_pkg(e, "tensorflow"))
 			buf_adds(&b, " tensorflow");
+		buf_addch(&b, '\n');
 	}
-	buf_addch(&b, '\n');
 	if (rel[0]) {
 		if (fw_has_gpu(f) || !fw_env_pkg(e, "tensorflow-cpu"))
 			fw_tf_gpu_spec(rel, spec, sizeof(spec));
@@ -93,74 +105,61 @@ fw_check_tf_packages(const struct facts *f, const struct python_env_facts *e, st
 
 /* ---- fw.deprecated_gpu_package: two distributions of one package ------------------------- */
 
-/* Distributions that install the same import package: installed together,
- * the package's files are those of whichever came last (a CPU build over
- * the GPU one), and removing one deletes files the other needs. */
-static const struct {
-	const char *package;        /* the directory in site-packages */
-	const char *gpu;            /* the one to keep: it runs on the CPU too */
-	const char *dists[6];
-} shared_packages[] = {
-	/* PaddlePaddle/Paddle#47344: "paddle gpu版本和cpu版本的包名都是paddle", both
-	 * install paddle/; install one version only */
-	{"paddle", "paddlepaddle-gpu", {"paddlepaddle", "paddlepaddle-gpu", NULL}},
-	/* microsoft/onnxruntime#7748, #10685: onnxruntime-gpu runs the CPU
-	 * provider too; with onnxruntime beside it the CPU package's files win */
-	{"onnxruntime", "onnxruntime-gpu",
-	 {"onnxruntime", "onnxruntime-gpu", "onnxruntime-directml", "onnxruntime-openvino", NULL}},
-};
-
+/* Two or more distributions of the knowledge base's shared_packages (ONNX
+ * Runtime's, PaddlePaddle's) that install one package directory: the
+ * files are those of whichever came last, often the CPU build over the
+ * GPU one. Keep the GPU build where a GPU may be, else the first. */
 void
 fw_check_shared_packages(const struct facts *f, const struct python_env_facts *e, struct findings *out)
 {
-	size_t k;
+	size_t n, k, j;
+	const struct kb_shared_package *rows = kb_list_shared_packages(&n);
 
-	for (k = 0; k < sizeof(shared_packages) / sizeof(shared_packages[0]); k++) {
-		const struct pypkg_facts *have[6], *keep;
-		const char *name;
+	for (k = 0; k < n; k++) {
+		const struct pypkg_facts *have[8], *keep = NULL;
+		const char *package = rows[k].package;
 		struct finding *fd;
+		char spec[96];
 		struct buf b;
-		int i, n = 0;
+		int i, nhave = 0;
 
-		for (i = 0; shared_packages[k].dists[i]; i++)
-			if ((have[n] = fw_env_pkg(e, shared_packages[k].dists[i])))
-				n++;
-		if (n < 2)
+		for (j = 0; j < k && strcmp(rows[j].package, package); j++)
+			;
+		if (j < k)
+			continue;        /* the package's first row gathers them all */
+		for (j = k; j < n; j++) {
+			const struct pypkg_facts *p;
+			if (strcmp(rows[j].package, package) || !(p = fw_env_pkg(e, rows[j].distribution)) ||
+			    nhave == (int)(sizeof(have) / sizeof(have[0])))
+				continue;
+			have[nhave++] = p;
+			if (rows[j].gpu && !(f->pci_valid && !fw_has_gpu(f)))
+				keep = p;
+		}
+		if (nhave < 2)
 			continue;
+		if (!keep)
+			keep = have[0];
 		fd = findings_add(out, "fw.deprecated_gpu_package", SEV_WARN,
-				  "%d %s distributions are installed in one environment", n,
-				  shared_packages[k].package);
+				  "%d %s distributions are installed in one environment", nhave, package);
 		finding_env(fd, e->path);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < nhave; i++)
 			finding_evidence(fd, "%s %s in %s", have[i]->name, have[i]->version,
 					 e->site_packages[0] ? e->site_packages : e->path);
 		finding_evidence(fd, "they all install the same %s/ package directory: the files are "
 				     "those of whichever was installed last",
-				 shared_packages[k].package);
-		/* keep the GPU build where a GPU may be; else the first one */
-		keep = fw_env_pkg(e, shared_packages[k].gpu);
-		if (!keep || (f->pci_valid && !fw_has_gpu(f)))
-			keep = have[0];
-		name = keep->name;
+				 package);
 		buf_init(&b);
 		buf_adds(&b, "Uninstall every one (removing one deletes files the others share), then "
 			     "install one:\n");
-		fw_add_pip(&b, e);
-		buf_adds(&b, "uninstall -y");
-		for (i = 0; i < n; i++) {
-			buf_addch(&b, ' ');
-			buf_add_shquoted(&b, have[i]->name);
-		}
-		buf_addch(&b, '\n');
+		fw_add_uninstall(&b, e, have, nhave);
 		fw_add_pip(&b, e);
 		buf_adds(&b, "install ");
-		if (keep->version[0]) {
-			char spec[96];
-			STR_FMT(spec, "%s==%s", name, keep->version);
-			buf_add_shquoted(&b, spec);
-		} else {
-			buf_add_shquoted(&b, name);
-		}
+		if (keep->version[0])
+			STR_FMT(spec, "%s==%s", keep->name, keep->version);
+		else
+			STR_COPY(spec, keep->name);
+		buf_add_shquoted(&b, spec);
 		buf_addch(&b, '\n');
 		finding_fix(fd, b.s);
 		buf_release(&b);

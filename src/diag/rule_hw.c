@@ -193,7 +193,7 @@ check_memory_and_class(const struct facts *f, struct findings *out)
 			mib = g->kb_memory_mib;
 			src = "nominal, from the GPU table";
 		} else if (g->kb_memory_mib == 0 && g->memory_total_mib > 0 &&
-			   g->memory_total_mib < 3840) {
+			   g->memory_total_mib < HW_LOW_VRAM_MIB) {
 			mib = g->memory_total_mib;
 			src = "reported by the driver";
 		}

@@ -21,7 +21,6 @@ enum lf_kind {
 	LF_FW_VERSION,   /* "PyTorch version: 2.1.0+cu121" */
 	LF_TORCH_CUDA,   /* "CUDA used to build PyTorch: 12.1" */
 	LF_PACKAGE,      /* "torch==2.1.0+cu121", "torch   2.1.0+cu121", "torch-2.1.0+cu121-cp310..." */
-	LF_DIST,         /* a distribution that shares its package: "onnxruntime-gpu==1.22.0" */
 	LF_GPU_INDEX,    /* "GPU 0: NVIDIA GeForce RTX 3090 (UUID: ...)" */
 	LF_DEVICE_QUERY, /* "Device 0: \"Tesla K80\"" */
 	LF_CC,           /* "compute capability: 6.1", "computeCapability: 7.5" */
@@ -68,12 +67,6 @@ static const struct {
 	{"tensorflow", LF_PACKAGE, "tensorflow"},
 	{"tensorflow-gpu", LF_PACKAGE, "tensorflow-gpu"},
 	{"tensorflow-cpu", LF_PACKAGE, "tensorflow-cpu"},
-	{"onnxruntime", LF_DIST, "onnxruntime"},
-	{"onnxruntime-gpu", LF_DIST, "onnxruntime-gpu"},
-	{"onnxruntime-directml", LF_DIST, "onnxruntime-directml"},
-	{"onnxruntime-openvino", LF_DIST, "onnxruntime-openvino"},
-	{"paddlepaddle", LF_DIST, "paddlepaddle"},
-	{"paddlepaddle-gpu", LF_DIST, "paddlepaddle-gpu"},
 	{"gpu 0: ", LF_GPU_INDEX, NULL},
 	{"gpu 1: ", LF_GPU_INDEX, NULL},
 	{"gpu 2: ", LF_GPU_INDEX, NULL},
@@ -140,10 +133,26 @@ static const struct {
 
 #define NANCHORS (sizeof(anchors) / sizeof(anchors[0]))
 
+/* Past the table above: the distributions that share a package with
+ * others (the knowledge base's shared_packages), each its own anchor. */
+static const struct kb_shared_package *
+shared_anchor(size_t i)
+{
+	size_t n;
+	const struct kb_shared_package *rows = kb_list_shared_packages(&n);
+
+	return i >= NANCHORS && i - NANCHORS < n ? &rows[i - NANCHORS] : NULL;
+}
+
 const char *
 logfacts_anchor(size_t i)
 {
-	return i < NANCHORS ? anchors[i].anchor : NULL;
+	const struct kb_shared_package *d;
+
+	if (i < NANCHORS)
+		return anchors[i].anchor;
+	d = shared_anchor(i);
+	return d ? d->distribution : NULL;
 }
 
 /* ---- reading a value ------------------------------------------------- */
@@ -772,11 +781,17 @@ bool
 logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len, size_t end,
 	      unsigned long line)
 {
-	lf->hit = false;
-
 	static const char *const name_stops[] = {" (uuid", " (", ";", "\"", NULL};
-	size_t start = end - strlen(anchors[a].anchor), i, p;
+	const struct kb_shared_package *shared = shared_anchor(a);
+	size_t start, i, p;
 	char v[40], cuda[16] = "", name[F_NAME] = "", cc[8] = "";
+
+	lf->hit = false;
+	if (shared) {
+		distribution(lf, shared->distribution, s, len, end - strlen(shared->distribution), end, line);
+		return lf->hit;
+	}
+	start = end - strlen(anchors[a].anchor);
 
 	switch (anchors[a].kind) {
 	case LF_DRIVER:
@@ -837,9 +852,6 @@ logfacts_line(struct logfacts *lf, size_t a, const unsigned char *s, size_t len,
 	}
 	case LF_PACKAGE:
 		package(lf, anchors[a].arg, s, len, start, end, line);
-		break;
-	case LF_DIST:
-		distribution(lf, anchors[a].arg, s, len, start, end, line);
 		break;
 	case LF_GPU_INDEX:
 		read_name(s, len, end, name_stops, name, sizeof(name));

@@ -13,6 +13,7 @@
 #include "explain/context.h"
 #include "explain/libfix.h"
 #include "explain/stated.h"
+#include "diag/rule.h"
 #include "base/buf.h"
 #include "base/str.h"
 #include "base/vers.h"
@@ -477,9 +478,6 @@ size_bytes(const char *v)
 }
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
-/* under 3.75 GiB in all: the doctor's hw.low_vram (rule_hw.c) for a size the
- * driver reports, which is a little under the card's nominal 4 GiB */
-#define LOW_VRAM_BYTES (3840.0 * 1024.0 * 1024.0)
 
 /*
  * PyTorch's out-of-memory message states the GPU's total memory, what is
@@ -535,13 +533,12 @@ memory_holders(struct explain_cause *c)
 				 whole ? "" : "'s PyTorch", others / GIB);
 		if (explain_value(c, "requested"))
 			explain_evidence(c, "so PyTorch could not allocate %s", explain_value(c, "requested"));
-	} else if (total < LOW_VRAM_BYTES) {
+	} else if (total < HW_LOW_VRAM_MIB * 1024.0 * 1024.0) {
 		title = xasprintf("The GPU has only %s of memory in all", total_s);
 		explain_recast(c, "hw.low_vram", title,
 			       "The log states the GPU's total memory, and it is under 4 GiB: most current "
 			       "models and their activations do not fit in it.",
-			       "nvidia-smi --query-gpu=name,memory.total --format=csv\nUse a smaller model, "
-			       "half precision (float16) and a batch of 1; or run on a GPU with more memory");
+			       explain_low_vram_fix);
 		explain_evidence(c, "the log says: %s total, %s free", total_s, free_s);
 		if (explain_value(c, "requested"))
 			explain_evidence(c, "so PyTorch could not allocate %s", explain_value(c, "requested"));

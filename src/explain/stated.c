@@ -253,6 +253,11 @@ stated_toolkit(const struct logfacts *lf, struct findings *fs)
 	free(fix);
 }
 
+const char explain_low_vram_fix[] =
+	"Most current models do not fit in under 4 GiB: use a smaller model, half precision "
+	"(float16) and a batch of 1, or a GPU with more memory:\n"
+	"nvidia-smi --query-gpu=name,memory.total --format=csv";
+
 /* Whether the log holds a GPU out-of-memory error after line. */
 static bool
 oom_after(const struct explain *x, unsigned long line)
@@ -286,13 +291,11 @@ stated_numbers(struct explain *x, struct findings *fs)
 		finding_evidence(fd, "line %lu: the device's memory as the framework found it", lf->mem_line);
 		finding_fix(fd, "Another process holds the GPU's memory; find it and end it, or use another GPU:\n"
 				"nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
-	} else if (lf->mem_total_mib > 0 && lf->mem_total_mib < 3840 && oom_after(x, lf->mem_line)) {
+	} else if (lf->mem_total_mib > 0 && lf->mem_total_mib < HW_LOW_VRAM_MIB && oom_after(x, lf->mem_line)) {
 		fd = findings_add(fs, "hw.low_vram", SEV_ERROR, "The GPU has only %.0f MiB of memory in all",
 				  lf->mem_total_mib);
 		finding_evidence(fd, "line %lu: the device's memory as the framework found it", lf->mem_line);
-		finding_fix(fd, "Most current models do not fit in under 4 GiB: use a smaller model, half "
-				"precision (float16) and a batch of 1, or a GPU with more memory:\n"
-				"nvidia-smi --query-gpu=name,memory.total --format=csv");
+		finding_fix(fd, explain_low_vram_fix);
 	}
 	/* nvidia-smi's table, pasted before the out-of-memory error, shows a
 	 * GPU already nearly full: another process holds it */

@@ -12,4 +12,9 @@
  * title, evidence and fix; one no pattern found is added as a cause. */
 void explain_stated(struct explain *x);
 
+/* The fix of hw.low_vram read from a log: the GPU's total memory stated
+ * under HW_LOW_VRAM_MIB before an out-of-memory error (here, from a
+ * framework's device properties; rank.c, from PyTorch's message). */
+extern const char explain_low_vram_fix[];
+
 #endif

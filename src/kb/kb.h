@@ -36,6 +36,7 @@ enum kb_table {
 	KB_ERROR_CODES,
 	KB_BENCH_REFERENCE,
 	KB_LOG_CUES,
+	KB_SHARED_PACKAGES,
 	KB_NTABLES
 };
 
@@ -129,6 +130,17 @@ struct kb_tf_soname {
 	const char *library;             /* cudart, cublas, cudnn, ... */
 	const char *linux_soname;        /* "libcudart.so.11.0" */
 	const char *windows_dll;         /* "cudart64_110.dll"; "" none */
+	const char *source;
+};
+
+/* shared_packages.tsv: distributions that install the same import package
+ * (onnxruntime and onnxruntime-gpu both install onnxruntime/): two in one
+ * environment leave the files of whichever came last. Sorted by
+ * distribution. */
+struct kb_shared_package {
+	const char *distribution;        /* "onnxruntime-gpu" (normalised: lower case, "-") */
+	const char *package;             /* "onnxruntime": the directory in site-packages */
+	bool gpu;                        /* the NVIDIA GPU build, which runs on the CPU too */
 	const char *source;
 };
 
@@ -278,6 +290,7 @@ const struct kb_tf_soname *kb_list_tf_sonames(size_t *n);
 const struct kb_torch_build *kb_list_torch_builds(size_t *n);
 const struct kb_jax_build *kb_list_jax_builds(size_t *n);
 const struct kb_log_pattern *kb_list_log_patterns(size_t *n);
+const struct kb_shared_package *kb_list_shared_packages(size_t *n);
 const struct kb_build_target *kb_list_build_targets(size_t *n);
 const struct kb_arch_breakage *kb_list_arch_breakages(size_t *n);
 const struct kb_error_code *kb_list_error_codes(size_t *n);

@@ -2392,6 +2392,16 @@ static const struct kb_log_cue log_cues_rows[] = {
 	{.key = "cue.uvm_missing", .finding = "kmod.uvm_missing", .severity = "error", .role = "cause", .words = "nvidia_uvm | nvidia-uvm | /dev/nvidia-uvm | uvm + fail* | error | could not | couldn't | unable | cannot | not found | no such | not loaded | missing | unknown symbol", .unless = "", .regex = "", .captures = "", .title = "The nvidia-uvm kernel module or its device node is missing", .explain = "gpudoctor does not know this exact message, but its words say that nvidia_uvm, the module CUDA needs for its memory (and its /dev/nvidia-uvm node), is not loaded: nvidia-smi can work while every CUDA program fails.", .fix = "sudo modprobe nvidia-uvm\\nsudo nvidia-modprobe -u -c=0   # creates /dev/nvidia-uvm", .source = "Vocabulary of the UVM messages: kmod \"could not insert 'nvidia_uvm'\", systemd-modules-load \"Failed to insert module 'nvidia_uvm'\"; CUDA Installation Guide for Linux, \"Device Node Verification\" (nvidia-modprobe -u)"},
 };
 
+/* data/kb/shared_packages.tsv: 6 rows */
+static const struct kb_shared_package shared_packages_rows[] = {
+	{.distribution = "onnxruntime", .package = "onnxruntime", .gpu = false, .source = "https://github.com/microsoft/onnxruntime/issues/10685 (users installing both onnxruntime and onnxruntime-gpu; onnxruntime-gpu also runs the CPU provider, since #1826); https://github.com/microsoft/onnxruntime/issues/7748 (a maintainer: do not have both installed)"},
+	{.distribution = "onnxruntime-directml", .package = "onnxruntime", .gpu = false, .source = "https://github.com/ssube/onnx-web/issues/19 (\"users should usually only have one of onnxruntime, onnxruntime-gpu, or onnxruntime-directml installed\"); https://github.com/microsoft/onnxruntime/issues/10685"},
+	{.distribution = "onnxruntime-gpu", .package = "onnxruntime", .gpu = true, .source = "https://github.com/microsoft/onnxruntime/issues/10685; https://github.com/microsoft/onnxruntime/issues/7748"},
+	{.distribution = "onnxruntime-openvino", .package = "onnxruntime", .gpu = false, .source = "https://github.com/intel/onnxruntime/issues/771 (onnxruntime-openvino's files in site-packages\\onnxruntime\\capi\\, the onnxruntime package's directory); https://github.com/microsoft/onnxruntime/issues/2298 (a maintainer: uninstall the PyPI onnxruntime before installing the OpenVINO build)"},
+	{.distribution = "paddlepaddle", .package = "paddle", .gpu = false, .source = "https://github.com/PaddlePaddle/Paddle/issues/47344 (a maintainer: \"paddle gpu版本和cpu版本的包名都是paddle\", both install paddle/, and uninstalling one removes it; install only one)"},
+	{.distribution = "paddlepaddle-gpu", .package = "paddle", .gpu = true, .source = "https://github.com/PaddlePaddle/Paddle/issues/47344"},
+};
+
 const struct kb_rows kb_builtin[KB_NTABLES] = {
 	[KB_CUDA_DRIVER] = {cuda_driver_rows, 30},
 	[KB_GPU_DEVICES] = {gpu_devices_rows, 380},
@@ -2409,4 +2419,5 @@ const struct kb_rows kb_builtin[KB_NTABLES] = {
 	[KB_ERROR_CODES] = {error_codes_rows, 339},
 	[KB_BENCH_REFERENCE] = {bench_reference_rows, 9},
 	[KB_LOG_CUES] = {log_cues_rows, 33},
+	[KB_SHARED_PACKAGES] = {shared_packages_rows, 6},
 };

@@ -573,6 +573,18 @@ const struct kb_schema kb_schemas[KB_NTABLES] = {
 		.nkeys = 1, .keys = {0},
 		.check_row = check_log_cue,
 	},
+	[KB_SHARED_PACKAGES] = {
+		.id = KB_SHARED_PACKAGES, .name = "shared_packages", .file = "shared_packages.tsv",
+		.ctype = "struct kb_shared_package", .row_size = sizeof(struct kb_shared_package),
+		.ncols = 4,
+		.cols = {
+			COL(struct kb_shared_package, distribution, KB_STR, KB_REQUIRED | KB_WLIST),
+			COL(struct kb_shared_package, package, KB_STR, KB_REQUIRED | KB_WLIST),
+			COL(struct kb_shared_package, gpu, KB_BOOL, KB_REQUIRED),
+			SRC(struct kb_shared_package),
+		},
+		.nkeys = 1, .keys = {0},
+	},
 };
 
 const struct kb_schema *

@@ -50,6 +50,7 @@
 #include "base/str.h"
 #include "base/vers.h"
 #include "base/xalloc.h"
+#include "kb/kb.h"
 #include "sys/root.h"
 
 #include <ctype.h>
@@ -109,17 +110,23 @@ relevant(const char *name)
 		"tensorflow-intel", "tensorflow-macos", "tensorflow-metal", "torch",
 		"torchvision", "torchaudio", "jax", "jaxlib", "keras", "tf-keras", NULL,
 	};
-	int i;
+	const struct kb_shared_package *rows;
+	size_t i, n;
 
-	for (i = 0; exact[i]; i++)
-		if (!strcmp(name, exact[i]))
-			return true;
+	if (str_among(name, exact))
+		return true;
 	if (str_starts(name, "jax-cuda") &&
 	    (str_ends(name, "-plugin") || str_ends(name, "-pjrt")))
 		return true;
-	return str_starts(name, "cupy") || str_starts(name, "nvidia-") ||
-	       str_starts(name, "tensorrt") || str_starts(name, "onnxruntime") ||
-	       str_starts(name, "paddlepaddle");
+	if (str_starts(name, "cupy") || str_starts(name, "nvidia-") || str_starts(name, "tensorrt"))
+		return true;
+	/* a distribution that shares its package with another (the
+	 * knowledge base's shared_packages: onnxruntime, onnxruntime-gpu) */
+	rows = kb_list_shared_packages(&n);
+	for (i = 0; i < n; i++)
+		if (!strcmp(name, rows[i].distribution))
+			return true;
+	return false;
 }
 
 /* A package that is itself a framework: where it lives is the env's

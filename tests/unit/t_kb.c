@@ -227,6 +227,29 @@ test_gpu_lookup(void **state)
 	assert_null(kb_arch_by_cc(NULL));
 }
 
+/* shared_packages: every package has two distributions or more, exactly
+ * one of them the GPU build. */
+static void
+test_shared_packages(void **state)
+{
+	size_t n, i, j;
+	const struct kb_shared_package *rows = kb_list_shared_packages(&n);
+
+	(void)state;
+	assert_true(n >= 2);
+	for (i = 0; i < n; i++) {
+		size_t same = 0, gpu = 0;
+		for (j = 0; j < n; j++) {
+			if (strcmp(rows[j].package, rows[i].package))
+				continue;
+			same++;
+			gpu += rows[j].gpu;
+		}
+		if (same < 2 || gpu != 1)
+			fail_msg("package %s: %zu distributions, %zu GPU builds", rows[i].package, same, gpu);
+	}
+}
+
 /* Every table has rows, sorted strictly by its key (so no key twice), and
  * every row has a source. */
 static void
@@ -250,7 +273,7 @@ test_every_table(void **state)
 		 * nor the tables keyed by framework or library first) */
 		assert_true((info.newest[0] != '\0') ==
 			    (t != KB_LOG_PATTERNS && t != KB_BUILD_TARGETS && t != KB_ARCH_BREAKAGES &&
-			     t != KB_ERROR_CODES && t != KB_LOG_CUES));
+			     t != KB_ERROR_CODES && t != KB_LOG_CUES && t != KB_SHARED_PACKAGES));
 		for (i = 0; i < n; i++) {
 			const char *row = kb_row((enum kb_table)t, i);
 			const char *src;
@@ -511,6 +534,7 @@ main(void)
 		cmocka_unit_test(test_cuda_driver_lookup),
 		cmocka_unit_test(test_gpu_lookup),
 		cmocka_unit_test(test_every_table),
+		cmocka_unit_test(test_shared_packages),
 		cmocka_unit_test(test_cross_tables),
 		cmocka_unit_test(test_framework_queries),
 		cmocka_unit_test(test_helpers),
